@@ -1,0 +1,350 @@
+// Package config reads the Java admin's application.properties keys from the
+// places Spring Boot reads them, with Spring Boot's precedence, so that a
+// deployment's existing arguments, environment and files work unchanged.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Config is the typed, validated configuration. Field comments name the key.
+type Config struct {
+	ServerAddress string // server.address (bind address; empty = all interfaces)
+	ServerPort    int    // server.port
+	ContextPath   string // server.servlet.context-path, normalised to "/x" or ""
+
+	Datasource Datasource
+	Mail       Mail
+
+	AccessToken      string // xxl.job.accessToken; blank disables the check
+	I18n             string // xxl.job.i18n: zh_CN, zh_TC or en
+	TriggerFastMax   int    // xxl.job.triggerpool.fast.max, at least 200
+	TriggerSlowMax   int    // xxl.job.triggerpool.slow.max, at least 100
+	LogRetentionDays int    // xxl.job.logretentiondays; -1 when below 7 (cleanup off)
+
+	LogLevel string // logging.level.root
+
+	// Sources lists where each key's value came from, for the startup log.
+	Sources map[string]string
+}
+
+// Datasource holds spring.datasource.* and the Hikari pool settings.
+type Datasource struct {
+	URL             string // spring.datasource.url; empty means the embedded SQLite default
+	Username        string
+	Password        string
+	MinIdle         int           // spring.datasource.hikari.minimum-idle
+	MaxPoolSize     int           // spring.datasource.hikari.maximum-pool-size
+	IdleTimeout     time.Duration // spring.datasource.hikari.idle-timeout
+	MaxLifetime     time.Duration // spring.datasource.hikari.max-lifetime
+	ConnTimeout     time.Duration // spring.datasource.hikari.connection-timeout
+	ValidateTimeout time.Duration // spring.datasource.hikari.validation-timeout
+}
+
+// Mail holds spring.mail.* as the Java admin's e-mail alarm uses them.
+type Mail struct {
+	Host             string
+	Port             int
+	Username         string
+	Password         string
+	From             string
+	Auth             bool // spring.mail.properties.mail.smtp.auth
+	StartTLSEnable   bool // ...mail.smtp.starttls.enable
+	StartTLSRequired bool // ...mail.smtp.starttls.required
+	ImplicitTLS      bool // ...mail.smtp.socketFactory.class = javax.net.ssl.SSLSocketFactory, or mail.smtp.ssl.enable
+	ConnTimeout      time.Duration
+	Timeout          time.Duration
+}
+
+// DefaultSQLiteURL is used when no spring.datasource.url is given. The Java
+// admin defaults to a local MySQL; an embedded store makes `make run` work on
+// a fresh machine, and any configured URL behaves exactly as in Java.
+const DefaultSQLiteURL = "jdbc:sqlite:./data/xxl-job.db"
+
+// defaults are the bundled application.properties of the 2.4.2 admin
+// (config.md §2), except spring.datasource.url (see DefaultSQLiteURL).
+var defaults = map[string]string{
+	"server.port":                                          "8080",
+	"server.servlet.context-path":                          "/xxl-job-admin",
+	"spring.datasource.url":                                "",
+	"spring.datasource.username":                           "root",
+	"spring.datasource.password":                           "root_pwd",
+	"spring.datasource.hikari.minimum-idle":                "10",
+	"spring.datasource.hikari.maximum-pool-size":           "30",
+	"spring.datasource.hikari.idle-timeout":                "30000",
+	"spring.datasource.hikari.max-lifetime":                "900000",
+	"spring.datasource.hikari.connection-timeout":          "10000",
+	"spring.datasource.hikari.validation-timeout":          "1000",
+	"spring.mail.host":                                     "smtp.qq.com",
+	"spring.mail.port":                                     "25",
+	"spring.mail.username":                                 "xxx@qq.com",
+	"spring.mail.password":                                 "xxx",
+	"spring.mail.from":                                     "xxx@qq.com",
+	"spring.mail.properties.mail.smtp.auth":                "true",
+	"spring.mail.properties.mail.smtp.starttls.enable":     "true",
+	"spring.mail.properties.mail.smtp.starttls.required":   "true",
+	"spring.mail.properties.mail.smtp.socketFactory.class": "javax.net.ssl.SSLSocketFactory",
+	"xxl.job.accessToken":                                  "default_token",
+	"xxl.job.i18n":                                         "zh_CN",
+	"xxl.job.triggerpool.fast.max":                         "200",
+	"xxl.job.triggerpool.slow.max":                         "100",
+	"xxl.job.logretentiondays":                             "30",
+	"logging.level.root":                                   "info",
+}
+
+// Env abstracts the process environment and file system so Load is testable.
+type Env struct {
+	Args     []string // command-line arguments without the program name
+	Environ  []string // KEY=VALUE pairs, as os.Environ
+	ReadFile func(name string) ([]byte, error)
+}
+
+// OSEnv returns the real process environment.
+func OSEnv(args []string) Env {
+	return Env{Args: args, Environ: os.Environ(), ReadFile: os.ReadFile}
+}
+
+// Load resolves every key from, highest precedence first: command-line
+// `--key=value`, the PARAMS variable (the Docker image appends it to the
+// command line), `-Dkey=value` system properties (arguments and JAVA_OPTS),
+// relaxed environment names, an external properties file, then defaults.
+func Load(e Env) (*Config, error) {
+	opts, sysProps, configFile, err := parseArgs(e.Args)
+	if err != nil {
+		return nil, err
+	}
+	envL := envLayer(e.Environ)
+	params := map[string]string{}
+	if p, ok := envL.env["PARAMS"]; ok && strings.TrimSpace(p) != "" {
+		words, err := SplitParams(p)
+		if err != nil {
+			return nil, fmt.Errorf("PARAMS: %w", err)
+		}
+		pOpts, pSys, pFile, err := parseArgs(words)
+		if err != nil {
+			return nil, fmt.Errorf("PARAMS: %w", err)
+		}
+		params = pOpts
+		for k, v := range pSys {
+			if _, ok := sysProps[k]; !ok {
+				sysProps[k] = v
+			}
+		}
+		if configFile == "" {
+			configFile = pFile
+		}
+	}
+	if jo, ok := envL.env["JAVA_OPTS"]; ok {
+		words, err := SplitParams(jo)
+		if err != nil {
+			return nil, fmt.Errorf("JAVA_OPTS: %w", err)
+		}
+		for _, w := range words {
+			if k, v, ok := strings.Cut(strings.TrimPrefix(w, "-D"), "="); ok && strings.HasPrefix(w, "-D") {
+				if _, seen := sysProps[k]; !seen {
+					sysProps[k] = v
+				}
+			}
+		}
+	}
+	layers := []layer{newLayer("command line", opts), newLayer("PARAMS", params), newLayer("system properties", sysProps), envL}
+
+	fileLayer, err := loadFile(e, configFile, layers)
+	if err != nil {
+		return nil, err
+	}
+	if fileLayer != nil {
+		layers = append(layers, *fileLayer)
+	}
+	layers = append(layers, newLayer("defaults", defaults))
+	return build(resolver{layers: layers, sources: map[string]string{}})
+}
+
+// loadFile finds the external properties file: --config, then
+// spring.config.location from the higher layers, then ./config/application.properties
+// and ./application.properties (Spring Boot's order). A named file must exist.
+func loadFile(e Env, configFile string, higher []layer) (*layer, error) {
+	named := configFile
+	if named == "" {
+		named, _ = resolver{layers: higher}.raw("spring.config.location")
+		named = strings.TrimPrefix(named, "file:")
+	}
+	if named != "" {
+		props, err := readProps(e, named)
+		if err != nil {
+			return nil, err
+		}
+		l := newLayer(named, props)
+		return &l, nil
+	}
+	for _, candidate := range []string{"config/application.properties", "application.properties"} {
+		props, err := readProps(e, candidate)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		l := newLayer(candidate, props)
+		return &l, nil
+	}
+	return nil, nil
+}
+
+func readProps(e Env, name string) (map[string]string, error) {
+	b, err := e.ReadFile(name)
+	if err != nil {
+		return nil, fmt.Errorf("config file %s: %w", name, err)
+	}
+	props, err := ParseProperties(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("config file %s: %w", name, err)
+	}
+	return props, nil
+}
+
+type resolver struct {
+	layers  []layer
+	sources map[string]string
+}
+
+func (r resolver) raw(key string) (string, bool) {
+	for _, l := range r.layers {
+		if v, ok := l.lookup(key); ok {
+			if r.sources != nil {
+				r.sources[key] = l.name
+			}
+			return v, true
+		}
+	}
+	return "", false
+}
+
+func (r resolver) str(key string) string {
+	v, _ := r.raw(key)
+	return v
+}
+
+func (r resolver) integer(key string, errs *[]error) int {
+	v := strings.TrimSpace(r.str(key))
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		*errs = append(*errs, fmt.Errorf("%s: %q is not an integer", key, v))
+	}
+	return n
+}
+
+func (r resolver) millis(key string, errs *[]error) time.Duration {
+	return time.Duration(r.integer(key, errs)) * time.Millisecond
+}
+
+// boolean follows Java's Boolean.parseBoolean: only "true" (any case) is true.
+func (r resolver) boolean(key string) bool {
+	return strings.EqualFold(strings.TrimSpace(r.str(key)), "true")
+}
+
+func build(r resolver) (*Config, error) {
+	var errs []error
+	c := &Config{
+		ServerAddress: strings.TrimSpace(r.str("server.address")),
+		ServerPort:    r.integer("server.port", &errs),
+		ContextPath:   normalizeContextPath(r.str("server.servlet.context-path")),
+		AccessToken:   r.str("xxl.job.accessToken"),
+		I18n:          normalizeI18n(r.str("xxl.job.i18n")),
+		LogLevel:      strings.ToLower(strings.TrimSpace(r.str("logging.level.root"))),
+		Sources:       r.sources,
+	}
+	if c.ServerPort < 0 || c.ServerPort > 65535 {
+		errs = append(errs, fmt.Errorf("server.port: %d is out of range 0-65535", c.ServerPort))
+	}
+	c.TriggerFastMax = max(r.integer("xxl.job.triggerpool.fast.max", &errs), 200)
+	c.TriggerSlowMax = max(r.integer("xxl.job.triggerpool.slow.max", &errs), 100)
+	c.LogRetentionDays = r.integer("xxl.job.logretentiondays", &errs)
+	if c.LogRetentionDays < 7 {
+		c.LogRetentionDays = -1
+	}
+	c.Datasource = Datasource{
+		URL:             strings.TrimSpace(r.str("spring.datasource.url")),
+		Username:        r.str("spring.datasource.username"),
+		Password:        r.str("spring.datasource.password"),
+		MinIdle:         r.integer("spring.datasource.hikari.minimum-idle", &errs),
+		MaxPoolSize:     r.integer("spring.datasource.hikari.maximum-pool-size", &errs),
+		IdleTimeout:     r.millis("spring.datasource.hikari.idle-timeout", &errs),
+		MaxLifetime:     r.millis("spring.datasource.hikari.max-lifetime", &errs),
+		ConnTimeout:     r.millis("spring.datasource.hikari.connection-timeout", &errs),
+		ValidateTimeout: r.millis("spring.datasource.hikari.validation-timeout", &errs),
+	}
+	if c.Datasource.URL == "" {
+		c.Datasource.URL = DefaultSQLiteURL
+	}
+	if c.Datasource.MaxPoolSize < 1 {
+		errs = append(errs, fmt.Errorf("spring.datasource.hikari.maximum-pool-size: must be at least 1"))
+	}
+	c.Mail = buildMail(r, &errs)
+	switch c.LogLevel {
+	case "trace", "debug", "info", "warn", "error", "off":
+	default:
+		errs = append(errs, fmt.Errorf("logging.level.root: %q is not one of trace, debug, info, warn, error, off", c.LogLevel))
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return c, nil
+}
+
+func buildMail(r resolver, errs *[]error) Mail {
+	const p = "spring.mail.properties.mail.smtp."
+	m := Mail{
+		Host:             strings.TrimSpace(r.str("spring.mail.host")),
+		Port:             r.integer("spring.mail.port", errs),
+		Username:         r.str("spring.mail.username"),
+		Password:         r.str("spring.mail.password"),
+		From:             r.str("spring.mail.from"),
+		Auth:             r.boolean(p + "auth"),
+		StartTLSEnable:   r.boolean(p + "starttls.enable"),
+		StartTLSRequired: r.boolean(p + "starttls.required"),
+		ImplicitTLS: strings.TrimSpace(r.str(p+"socketFactory.class")) == "javax.net.ssl.SSLSocketFactory" ||
+			r.boolean(p+"ssl.enable"),
+	}
+	if v, ok := r.raw(p + "connectiontimeout"); ok {
+		m.ConnTimeout = millisOf(p+"connectiontimeout", v, errs)
+	}
+	if v, ok := r.raw(p + "timeout"); ok {
+		m.Timeout = millisOf(p+"timeout", v, errs)
+	}
+	return m
+}
+
+func millisOf(key, v string, errs *[]error) time.Duration {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil {
+		*errs = append(*errs, fmt.Errorf("%s: %q is not an integer", key, v))
+	}
+	return time.Duration(n) * time.Millisecond
+}
+
+// normalizeI18n applies the Java rule: anything but zh_CN, zh_TC, en is zh_CN.
+func normalizeI18n(v string) string {
+	switch v {
+	case "zh_CN", "zh_TC", "en":
+		return v
+	}
+	return "zh_CN"
+}
+
+// normalizeContextPath gives "/x" without a trailing slash, or "" for root,
+// as the servlet container does for "", "/" and "x/".
+func normalizeContextPath(v string) string {
+	v = strings.Trim(strings.TrimSpace(v), "/")
+	if v == "" {
+		return ""
+	}
+	return "/" + v
+}

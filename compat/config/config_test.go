@@ -1,0 +1,175 @@
+package config
+
+import (
+	"io/fs"
+	"strings"
+	"testing"
+	"time"
+)
+
+func fakeEnv(args []string, environ []string, files map[string]string) Env {
+	return Env{Args: args, Environ: environ, ReadFile: func(name string) ([]byte, error) {
+		if s, ok := files[name]; ok {
+			return []byte(s), nil
+		}
+		return nil, fs.ErrNotExist
+	}}
+}
+
+// TestPrecedence checks Spring Boot's order (config.md §1): command line >
+// PARAMS > system properties > environment > external file > defaults.
+func TestPrecedence(t *testing.T) {
+	file := map[string]string{"application.properties": "server.port=1001\nxxl.job.i18n=en\n"}
+	cases := []struct {
+		name    string
+		args    []string
+		environ []string
+		files   map[string]string
+		want    int
+		source  string
+	}{
+		{"default", nil, nil, nil, 8080, "defaults"},
+		{"file", nil, nil, file, 1001, "application.properties"},
+		{"env over file", nil, []string{"SERVER_PORT=1002"}, file, 1002, "environment"},
+		{"sysprop over env", nil, []string{"SERVER_PORT=1002", "JAVA_OPTS=-Dserver.port=1003 -Xmx1g"}, file, 1003, "system properties"},
+		{"PARAMS over sysprop", nil, []string{"JAVA_OPTS=-Dserver.port=1003", "PARAMS=--server.port=1004"}, file, 1004, "PARAMS"},
+		{"args over PARAMS", []string{"--server.port=1005"}, []string{"PARAMS=--server.port=1004"}, file, 1005, "command line"},
+		{"-D argument", []string{"-Dserver.port=1006"}, []string{"SERVER_PORT=1002"}, nil, 1006, "system properties"},
+		{"named config file", []string{"--config", "my.properties"}, nil, map[string]string{"my.properties": "server.port=1007", "application.properties": "server.port=1"}, 1007, "my.properties"},
+		{"spring.config.location", []string{"--spring.config.location=file:/etc/x.properties"}, nil, map[string]string{"/etc/x.properties": "server.port=1008"}, 1008, "/etc/x.properties"},
+		{"config dir beats root", nil, nil, map[string]string{"config/application.properties": "server.port=1009", "application.properties": "server.port=1"}, 1009, "config/application.properties"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Load(fakeEnv(tc.args, tc.environ, tc.files))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.ServerPort != tc.want {
+				t.Errorf("port = %d, want %d", c.ServerPort, tc.want)
+			}
+			if got := c.Sources["server.port"]; got != tc.source {
+				t.Errorf("source = %q, want %q", got, tc.source)
+			}
+		})
+	}
+}
+
+// TestRelaxedEnvironmentNames: Spring maps SPRING_DATASOURCE_URL,
+// XXL_JOB_ACCESSTOKEN, SERVER_SERVLET_CONTEXT_PATH / CONTEXTPATH (config.md §1).
+func TestRelaxedEnvironmentNames(t *testing.T) {
+	c, err := Load(fakeEnv(nil, []string{
+		"SPRING_DATASOURCE_URL=jdbc:mysql://db:3306/xxl_job",
+		"XXL_JOB_ACCESSTOKEN=s3cret",
+		"SERVER_SERVLET_CONTEXT_PATH=/jobs/",
+		"SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE=7",
+	}, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Datasource.URL != "jdbc:mysql://db:3306/xxl_job" || c.AccessToken != "s3cret" || c.ContextPath != "/jobs" || c.Datasource.MaxPoolSize != 7 {
+		t.Fatalf("got %+v", c)
+	}
+}
+
+func TestRelaxedKeysInFilesAndArgs(t *testing.T) {
+	c, err := Load(fakeEnv([]string{"--xxl.job.access-token=a"}, nil, map[string]string{
+		"application.properties": "SPRING.DATASOURCE.HIKARI.MAXIMUMPOOLSIZE=9",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.AccessToken != "a" || c.Datasource.MaxPoolSize != 9 {
+		t.Fatalf("got token %q pool %d", c.AccessToken, c.Datasource.MaxPoolSize)
+	}
+}
+
+// TestClampsAndRules: config.md §2.4 (pool minimums, i18n fallback, retention
+// below 7 disables cleanup), and our sqlite default for a missing URL.
+func TestClampsAndRules(t *testing.T) {
+	c, err := Load(fakeEnv([]string{
+		"--xxl.job.triggerpool.fast.max=10", "--xxl.job.triggerpool.slow.max=500",
+		"--xxl.job.i18n=fr", "--xxl.job.logretentiondays=6", "--xxl.job.accessToken=",
+		"--server.servlet.context-path=/",
+	}, nil, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.TriggerFastMax != 200 || c.TriggerSlowMax != 500 || c.I18n != "zh_CN" || c.LogRetentionDays != -1 || c.AccessToken != "" || c.ContextPath != "" {
+		t.Fatalf("got %+v", c)
+	}
+	if c.Datasource.URL != DefaultSQLiteURL {
+		t.Fatalf("url %q", c.Datasource.URL)
+	}
+	if c.Datasource.ConnTimeout != 10*time.Second || !c.Mail.ImplicitTLS || !c.Mail.Auth {
+		t.Fatalf("defaults wrong: %+v", c)
+	}
+}
+
+func TestInvalidValuesNameTheKey(t *testing.T) {
+	cases := map[string]string{
+		"--server.port=abc":                        "server.port",
+		"--server.port=70000":                      "server.port",
+		"--xxl.job.triggerpool.fast.max=x":         "xxl.job.triggerpool.fast.max",
+		"--xxl.job.logretentiondays=1.5":           "xxl.job.logretentiondays",
+		"--spring.datasource.hikari.idle-timeout=": "spring.datasource.hikari.idle-timeout",
+		"--logging.level.root=loud":                "logging.level.root",
+		"stray":                                    "unexpected argument",
+	}
+	for arg, want := range cases {
+		_, err := Load(fakeEnv([]string{arg}, nil, nil))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err = %v, want mention of %q", arg, err, want)
+		}
+	}
+	if _, err := Load(fakeEnv([]string{"--config", "missing.properties"}, nil, nil)); err == nil || !strings.Contains(err.Error(), "missing.properties") {
+		t.Errorf("missing named file: %v", err)
+	}
+}
+
+func TestUnknownKeysIgnoredAndJarTolerated(t *testing.T) {
+	c, err := Load(fakeEnv([]string{"-jar", "xxl-job-admin-2.4.2.jar", "--no.such.key=1", "--spring.datasource.username=u"}, nil, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Datasource.Username != "u" {
+		t.Fatal(c.Datasource.Username)
+	}
+}
+
+func TestSplitParams(t *testing.T) {
+	cases := []struct {
+		in   string
+		want []string
+		err  bool
+	}{
+		{"", nil, false},
+		{"  --a=1   --b=2 ", []string{"--a=1", "--b=2"}, false},
+		{`--spring.datasource.password="p w" --x='a "b"'`, []string{"--spring.datasource.password=p w", `--x=a "b"`}, false},
+		{`--a=one\ two`, []string{"--a=one two"}, false},
+		{`--a="x\"y"`, []string{`--a=x"y`}, false},
+		{`--a=''`, []string{"--a="}, false},
+		{`--a="open`, nil, true},
+		{`--a=\`, nil, true},
+	}
+	for _, tc := range cases {
+		got, err := SplitParams(tc.in)
+		if (err != nil) != tc.err {
+			t.Errorf("%q: err %v", tc.in, err)
+			continue
+		}
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") || len(got) != len(tc.want) {
+			t.Errorf("%q: got %q want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestPARAMSWithQuotedPassword(t *testing.T) {
+	c, err := Load(fakeEnv(nil, []string{`PARAMS=--spring.datasource.url=jdbc:mysql://db:3306/xxl_job?useSSL=false --spring.datasource.password='a b&c'`}, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Datasource.Password != "a b&c" || !strings.HasSuffix(c.Datasource.URL, "useSSL=false") {
+		t.Fatalf("%+v", c.Datasource)
+	}
+}
