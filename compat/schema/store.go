@@ -1,0 +1,209 @@
+// Package schema owns the unchanged xxl_job_* tables: their DDL per backend,
+// the start-up schema check and the Store, where every SQL statement lives.
+package schema
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	sq "github.com/Masterminds/squirrel"
+	_ "github.com/go-sql-driver/mysql" // MySQL and MariaDB driver
+	_ "modernc.org/sqlite"             // pure-Go SQLite driver, no cgo
+)
+
+// ErrNotFound is returned when a row looked up by key does not exist.
+var ErrNotFound = errors.New("not found")
+
+// Store runs the admin's queries (schema.md §4) against one database.
+// A Store returned by WithTx runs them inside that transaction.
+type Store struct {
+	db  *sql.DB
+	q   runner
+	d   dialect
+	loc *time.Location
+	sb  sq.StatementBuilderType
+}
+
+// PoolSettings map spring.datasource.hikari.* onto database/sql limits.
+type PoolSettings struct {
+	MaxOpen     int
+	MaxIdle     int
+	IdleTimeout time.Duration
+	MaxLifetime time.Duration
+}
+
+// Open connects to the target and applies the pool settings; it does not
+// touch the schema (see Prepare).
+func Open(ctx context.Context, t Target, pool PoolSettings) (*Store, error) {
+	db, err := sql.Open(t.Driver, t.DSN)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", t.Display, err)
+	}
+	var d dialect
+	switch t.Backend {
+	case MySQL:
+		d = mysqlDialect{}
+		db.SetMaxOpenConns(max(pool.MaxOpen, 1))
+		db.SetMaxIdleConns(max(pool.MaxIdle, 0))
+		db.SetConnMaxIdleTime(pool.IdleTimeout)
+		db.SetConnMaxLifetime(pool.MaxLifetime)
+	case SQLite:
+		d = sqliteDialect{}
+		// SQLite has one writer; a handful of connections serve concurrent
+		// readers under WAL without piling up writers on the busy timeout.
+		// An in-memory database exists per connection, so it gets exactly one.
+		n := min(max(pool.MaxOpen, 1), 4)
+		if t.Path == ":memory:" {
+			n = 1
+		}
+		db.SetMaxOpenConns(n)
+		db.SetMaxIdleConns(n)
+	default:
+		db.Close()
+		return nil, fmt.Errorf("unsupported backend %q", t.Backend)
+	}
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("connect %s: %w", t.Display, err)
+	}
+	return newStore(db, d, t.Loc), nil
+}
+
+func newStore(db *sql.DB, d dialect, loc *time.Location) *Store {
+	if loc == nil {
+		loc = time.Local
+	}
+	return &Store{db: db, q: db, d: d, loc: loc, sb: sq.StatementBuilder.PlaceholderFormat(d.placeholders())}
+}
+
+// Close closes the connection pool.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Backend tells which database family this store talks to.
+func (s *Store) Backend() Backend { return s.d.backend() }
+
+// Location is the zone DATETIME values are read and written in.
+func (s *Store) Location() *time.Location { return s.loc }
+
+// Ping checks the database answers, for the health endpoint.
+func (s *Store) Ping(ctx context.Context) error {
+	var one int
+	if err := s.q.QueryRowContext(ctx, "SELECT 1").Scan(&one); err != nil {
+		return fmt.Errorf("ping database: %w", err)
+	}
+	return nil
+}
+
+// WithTx runs fn with a Store bound to one transaction, committing when fn
+// returns nil and rolling back otherwise (also on panic), so a failure never
+// leaves half-written rows.
+func (s *Store) WithTx(ctx context.Context, fn func(tx *Store) error) (err error) {
+	if _, nested := s.q.(*sql.Tx); nested {
+		return fn(s)
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin transaction: %w", err)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			_ = tx.Rollback()
+			panic(p)
+		}
+		if err != nil {
+			_ = tx.Rollback()
+		}
+	}()
+	txs := *s
+	txs.q = tx
+	if err = fn(&txs); err != nil {
+		return err
+	}
+	if err = tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// WithScheduleLock runs fn while holding the cluster-wide schedule lock: in a
+// transaction that first selects the `schedule_lock` row FOR UPDATE, exactly
+// the row Java admins lock, so Java and Go admins sharing a database exclude
+// each other (schema.md §4.8). On SQLite the immediate transaction holds the
+// database write lock instead.
+func (s *Store) WithScheduleLock(ctx context.Context, fn func(tx *Store) error) error {
+	return s.WithTx(ctx, func(tx *Store) error {
+		q := strings.TrimSpace("SELECT lock_name FROM xxl_job_lock WHERE lock_name = 'schedule_lock' " + s.d.lockSuffix())
+		var name string
+		if err := tx.q.QueryRowContext(ctx, q).Scan(&name); err != nil {
+			if errors.Is(err, sql.ErrNoRows) {
+				return fmt.Errorf("schedule lock: row 'schedule_lock' missing from xxl_job_lock")
+			}
+			return fmt.Errorf("schedule lock: %w", err)
+		}
+		return fn(tx)
+	})
+}
+
+func (s *Store) exec(ctx context.Context, b sq.Sqlizer) (int64, error) {
+	query, args, err := b.ToSql()
+	if err != nil {
+		return 0, err
+	}
+	res, err := s.q.ExecContext(ctx, query, args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+func (s *Store) query(ctx context.Context, b sq.Sqlizer) (*sql.Rows, error) {
+	query, args, err := b.ToSql()
+	if err != nil {
+		return nil, err
+	}
+	return s.q.QueryContext(ctx, query, args...)
+}
+
+func (s *Store) queryRow(ctx context.Context, b sq.Sqlizer) *sql.Row {
+	query, args, err := b.ToSql()
+	if err != nil {
+		return s.q.QueryRowContext(ctx, "SELECT invalid query /* "+err.Error()+" */")
+	}
+	return s.q.QueryRowContext(ctx, query, args...)
+}
+
+func (s *Store) count(ctx context.Context, b sq.SelectBuilder) (int, error) {
+	var n int
+	err := s.queryRow(ctx, b).Scan(&n)
+	return n, err
+}
+
+// likeContains builds a LIKE pattern matching v anywhere, with the user's own
+// '%' and '_' taken literally (the Java admin lets them act as wildcards).
+func likeContains(column, v string) sq.Sqlizer {
+	r := strings.NewReplacer("!", "!!", "%", "!%", "_", "!_")
+	return sq.Expr(column+" LIKE ? ESCAPE '!'", "%"+r.Replace(v)+"%")
+}
+
+// page applies offset/count paging; negative values mean none, as MySQL
+// rejects them anyway.
+func page(b sq.SelectBuilder, offset, size int) sq.SelectBuilder {
+	if size < 0 {
+		size = 0
+	}
+	if offset < 0 {
+		offset = 0
+	}
+	return b.Limit(uint64(size)).Offset(uint64(offset))
+}
+
+func notFound(err error, what string) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("%s: %w", what, ErrNotFound)
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}

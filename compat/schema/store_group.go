@@ -1,0 +1,131 @@
+package schema
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	sq "github.com/Masterminds/squirrel"
+)
+
+var groupColumns = []string{"id", "app_name", "title", "address_type", "address_list", "update_time"}
+
+func (s *Store) scanGroup(sc interface{ Scan(...any) error }) (Group, error) {
+	var g Group
+	err := sc.Scan(&g.ID, &g.AppName, &g.Title, &g.AddressType, &g.AddressList, s.scanTime(&g.UpdateTime))
+	return g, err
+}
+
+func (s *Store) groups(ctx context.Context, b sq.SelectBuilder) ([]Group, error) {
+	rows, err := s.query(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Group
+	for rows.Next() {
+		g, err := s.scanGroup(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}
+
+func (s *Store) groupSelect() sq.SelectBuilder {
+	return s.sb.Select(groupColumns...).From("xxl_job_group")
+}
+
+// GroupFindAll is findAll: every group by app_name, title, id.
+func (s *Store) GroupFindAll(ctx context.Context) ([]Group, error) {
+	g, err := s.groups(ctx, s.groupSelect().OrderBy("app_name", "title", "id ASC"))
+	if err != nil {
+		return nil, fmt.Errorf("list groups: %w", err)
+	}
+	return g, nil
+}
+
+// GroupFindByAddressType is findByAddressType.
+func (s *Store) GroupFindByAddressType(ctx context.Context, addressType int) ([]Group, error) {
+	g, err := s.groups(ctx, s.groupSelect().Where(sq.Eq{"address_type": addressType}).OrderBy("app_name", "title", "id ASC"))
+	if err != nil {
+		return nil, fmt.Errorf("list groups of address type %d: %w", addressType, err)
+	}
+	return g, nil
+}
+
+// GroupSave is save; it returns the generated id.
+func (s *Store) GroupSave(ctx context.Context, g Group) (int, error) {
+	id, err := s.d.insertID(ctx, s.q, s.sb.Insert("xxl_job_group").
+		Columns("app_name", "title", "address_type", "address_list", "update_time").
+		Values(g.AppName, g.Title, g.AddressType, g.AddressList, s.dbTimePtr(g.UpdateTime)))
+	if err != nil {
+		return 0, fmt.Errorf("save group %q: %w", g.AppName, err)
+	}
+	return int(id), nil
+}
+
+// GroupUpdate is update: a full overwrite of the row.
+func (s *Store) GroupUpdate(ctx context.Context, g Group) (int64, error) {
+	n, err := s.exec(ctx, s.sb.Update("xxl_job_group").
+		Set("app_name", g.AppName).Set("title", g.Title).Set("address_type", g.AddressType).
+		Set("address_list", g.AddressList).Set("update_time", s.dbTimePtr(g.UpdateTime)).
+		Where(sq.Eq{"id": g.ID}))
+	if err != nil {
+		return 0, fmt.Errorf("update group %d: %w", g.ID, err)
+	}
+	return n, nil
+}
+
+// GroupUpdateAddressList rewrites address_list and update_time only; the
+// registry monitor uses it so a concurrent console edit of the title is not
+// overwritten with a stale copy.
+func (s *Store) GroupUpdateAddressList(ctx context.Context, id int, addressList *string, now time.Time) error {
+	if _, err := s.exec(ctx, s.sb.Update("xxl_job_group").
+		Set("address_list", addressList).Set("update_time", s.dbTime(now)).Where(sq.Eq{"id": id})); err != nil {
+		return fmt.Errorf("update address list of group %d: %w", id, err)
+	}
+	return nil
+}
+
+// GroupRemove is remove.
+func (s *Store) GroupRemove(ctx context.Context, id int) (int64, error) {
+	n, err := s.exec(ctx, s.sb.Delete("xxl_job_group").Where(sq.Eq{"id": id}))
+	if err != nil {
+		return 0, fmt.Errorf("remove group %d: %w", id, err)
+	}
+	return n, nil
+}
+
+// GroupLoad is load; ErrNotFound when the id does not exist.
+func (s *Store) GroupLoad(ctx context.Context, id int) (Group, error) {
+	g, err := s.scanGroup(s.queryRow(ctx, s.groupSelect().Where(sq.Eq{"id": id})))
+	if err != nil {
+		return Group{}, notFound(err, fmt.Sprintf("load group %d", id))
+	}
+	return g, nil
+}
+
+func groupFilters(b sq.SelectBuilder, appName, title string) sq.SelectBuilder {
+	if appName != "" {
+		b = b.Where(likeContains("app_name", appName))
+	}
+	if title != "" {
+		b = b.Where(likeContains("title", title))
+	}
+	return b
+}
+
+// GroupPageList is pageList and pageListCount.
+func (s *Store) GroupPageList(ctx context.Context, offset, size int, appName, title string) ([]Group, int, error) {
+	list, err := s.groups(ctx, page(groupFilters(s.groupSelect(), appName, title).OrderBy("app_name", "title", "id ASC"), offset, size))
+	if err != nil {
+		return nil, 0, fmt.Errorf("page groups: %w", err)
+	}
+	total, err := s.count(ctx, groupFilters(s.sb.Select("count(1)").From("xxl_job_group"), appName, title))
+	if err != nil {
+		return nil, 0, fmt.Errorf("count groups: %w", err)
+	}
+	return list, total, nil
+}

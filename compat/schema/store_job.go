@@ -1,0 +1,183 @@
+package schema
+
+import (
+	"context"
+	"fmt"
+
+	sq "github.com/Masterminds/squirrel"
+)
+
+var jobColumns = []string{"id", "job_group", "job_desc", "add_time", "update_time", "author", "alarm_email",
+	"schedule_type", "schedule_conf", "misfire_strategy", "executor_route_strategy", "executor_handler",
+	"executor_param", "executor_block_strategy", "executor_timeout", "executor_fail_retry_count",
+	"glue_type", "glue_source", "glue_remark", "glue_updatetime", "child_jobid",
+	"trigger_status", "trigger_last_time", "trigger_next_time"}
+
+func (s *Store) scanJob(sc interface{ Scan(...any) error }) (JobInfo, error) {
+	var j JobInfo
+	err := sc.Scan(&j.ID, &j.JobGroup, &j.JobDesc, s.scanTime(&j.AddTime), s.scanTime(&j.UpdateTime),
+		&j.Author, &j.AlarmEmail, &j.ScheduleType, &j.ScheduleConf, &j.MisfireStrategy,
+		&j.ExecutorRouteStrategy, &j.ExecutorHandler, &j.ExecutorParam, &j.ExecutorBlockStrategy,
+		&j.ExecutorTimeout, &j.ExecutorFailRetryCount, &j.GlueType, &j.GlueSource, &j.GlueRemark,
+		s.scanTime(&j.GlueUpdatetime), &j.ChildJobID, &j.TriggerStatus, &j.TriggerLastTime, &j.TriggerNextTime)
+	return j, err
+}
+
+func (s *Store) jobs(ctx context.Context, b sq.SelectBuilder) ([]JobInfo, error) {
+	rows, err := s.query(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []JobInfo
+	for rows.Next() {
+		j, err := s.scanJob(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, j)
+	}
+	return out, rows.Err()
+}
+
+func (s *Store) jobSelect() sq.SelectBuilder { return s.sb.Select(jobColumns...).From("xxl_job_info") }
+
+// JobFilter holds the optional pageList conditions of xxl_job_info.
+type JobFilter struct {
+	JobGroup        int // > 0 to filter
+	TriggerStatus   int // >= 0 to filter
+	JobDesc         string
+	ExecutorHandler string
+	Author          string
+}
+
+func (f JobFilter) apply(b sq.SelectBuilder) sq.SelectBuilder {
+	if f.JobGroup > 0 {
+		b = b.Where(sq.Eq{"job_group": f.JobGroup})
+	}
+	if f.TriggerStatus >= 0 {
+		b = b.Where(sq.Eq{"trigger_status": f.TriggerStatus})
+	}
+	if f.JobDesc != "" {
+		b = b.Where(likeContains("job_desc", f.JobDesc))
+	}
+	if f.ExecutorHandler != "" {
+		b = b.Where(likeContains("executor_handler", f.ExecutorHandler))
+	}
+	if f.Author != "" {
+		b = b.Where(likeContains("author", f.Author))
+	}
+	return b
+}
+
+// JobPageList is pageList and pageListCount (newest id first).
+func (s *Store) JobPageList(ctx context.Context, offset, size int, f JobFilter) ([]JobInfo, int, error) {
+	list, err := s.jobs(ctx, page(f.apply(s.jobSelect()).OrderBy("id DESC"), offset, size))
+	if err != nil {
+		return nil, 0, fmt.Errorf("page jobs: %w", err)
+	}
+	total, err := s.JobCount(ctx, f)
+	if err != nil {
+		return nil, 0, err
+	}
+	return list, total, nil
+}
+
+// JobCount is pageListCount alone (group removal uses it).
+func (s *Store) JobCount(ctx context.Context, f JobFilter) (int, error) {
+	n, err := s.count(ctx, f.apply(s.sb.Select("count(1)").From("xxl_job_info")))
+	if err != nil {
+		return 0, fmt.Errorf("count jobs: %w", err)
+	}
+	return n, nil
+}
+
+func (s *Store) jobValues(j JobInfo) []any {
+	return []any{j.JobGroup, j.JobDesc, s.dbTimePtr(j.AddTime), s.dbTimePtr(j.UpdateTime), j.Author, j.AlarmEmail,
+		j.ScheduleType, j.ScheduleConf, j.MisfireStrategy, j.ExecutorRouteStrategy, j.ExecutorHandler,
+		j.ExecutorParam, j.ExecutorBlockStrategy, j.ExecutorTimeout, j.ExecutorFailRetryCount,
+		j.GlueType, j.GlueSource, j.GlueRemark, s.dbTimePtr(j.GlueUpdatetime), j.ChildJobID,
+		j.TriggerStatus, j.TriggerLastTime, j.TriggerNextTime}
+}
+
+// JobSave is save: every column but id; returns the generated id.
+func (s *Store) JobSave(ctx context.Context, j JobInfo) (int, error) {
+	id, err := s.d.insertID(ctx, s.q, s.sb.Insert("xxl_job_info").Columns(jobColumns[1:]...).Values(s.jobValues(j)...))
+	if err != nil {
+		return 0, fmt.Errorf("save job %q: %w", j.JobDesc, err)
+	}
+	return int(id), nil
+}
+
+// JobLoad is loadById; ErrNotFound when absent.
+func (s *Store) JobLoad(ctx context.Context, id int) (JobInfo, error) {
+	j, err := s.scanJob(s.queryRow(ctx, s.jobSelect().Where(sq.Eq{"id": id})))
+	if err != nil {
+		return JobInfo{}, notFound(err, fmt.Sprintf("load job %d", id))
+	}
+	return j, nil
+}
+
+// JobUpdate is update: every column except id and add_time.
+func (s *Store) JobUpdate(ctx context.Context, j JobInfo) (int64, error) {
+	vals := s.jobValues(j)
+	b := s.sb.Update("xxl_job_info")
+	for i, col := range jobColumns[1:] {
+		if col == "add_time" {
+			continue
+		}
+		b = b.Set(col, vals[i])
+	}
+	n, err := s.exec(ctx, b.Where(sq.Eq{"id": j.ID}))
+	if err != nil {
+		return 0, fmt.Errorf("update job %d: %w", j.ID, err)
+	}
+	return n, nil
+}
+
+// JobDelete is delete.
+func (s *Store) JobDelete(ctx context.Context, id int) (int64, error) {
+	n, err := s.exec(ctx, s.sb.Delete("xxl_job_info").Where(sq.Eq{"id": id}))
+	if err != nil {
+		return 0, fmt.Errorf("delete job %d: %w", id, err)
+	}
+	return n, nil
+}
+
+// JobsByGroup is getJobsByGroup (id order).
+func (s *Store) JobsByGroup(ctx context.Context, group int) ([]JobInfo, error) {
+	j, err := s.jobs(ctx, s.jobSelect().Where(sq.Eq{"job_group": group}).OrderBy("id ASC"))
+	if err != nil {
+		return nil, fmt.Errorf("jobs of group %d: %w", group, err)
+	}
+	return j, nil
+}
+
+// JobFindAllCount is findAllCount.
+func (s *Store) JobFindAllCount(ctx context.Context) (int, error) {
+	n, err := s.count(ctx, s.sb.Select("count(1)").From("xxl_job_info"))
+	if err != nil {
+		return 0, fmt.Errorf("count all jobs: %w", err)
+	}
+	return n, nil
+}
+
+// JobScheduleQuery is scheduleJobQuery: running jobs due by maxNextTime (ms).
+func (s *Store) JobScheduleQuery(ctx context.Context, maxNextTime int64, size int) ([]JobInfo, error) {
+	j, err := s.jobs(ctx, page(s.jobSelect().Where(sq.Eq{"trigger_status": 1}).
+		Where(sq.LtOrEq{"trigger_next_time": maxNextTime}).OrderBy("id ASC"), 0, size))
+	if err != nil {
+		return nil, fmt.Errorf("pre-read jobs due by %d: %w", maxNextTime, err)
+	}
+	return j, nil
+}
+
+// JobScheduleUpdate is scheduleUpdate: last/next trigger time and status only.
+func (s *Store) JobScheduleUpdate(ctx context.Context, j JobInfo) error {
+	if _, err := s.exec(ctx, s.sb.Update("xxl_job_info").
+		Set("trigger_last_time", j.TriggerLastTime).Set("trigger_next_time", j.TriggerNextTime).
+		Set("trigger_status", j.TriggerStatus).Where(sq.Eq{"id": j.ID})); err != nil {
+		return fmt.Errorf("schedule update of job %d: %w", j.ID, err)
+	}
+	return nil
+}

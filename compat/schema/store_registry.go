@@ -1,0 +1,95 @@
+package schema
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	sq "github.com/Masterminds/squirrel"
+)
+
+// RegistryFindDead is findDead: ids not refreshed for timeout before now.
+// The threshold is computed here rather than with DATE_ADD so every backend
+// compares the same value.
+func (s *Store) RegistryFindDead(ctx context.Context, timeout time.Duration, now time.Time) ([]int64, error) {
+	ids, err := s.ids(ctx, s.sb.Select("id").From("xxl_job_registry").
+		Where(sq.Lt{"update_time": s.dbTime(now.Add(-timeout))}))
+	if err != nil {
+		return nil, fmt.Errorf("find dead registrations: %w", err)
+	}
+	return ids, nil
+}
+
+// RegistryRemoveDead is removeDead.
+func (s *Store) RegistryRemoveDead(ctx context.Context, ids []int64) (int64, error) {
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	n, err := s.exec(ctx, s.sb.Delete("xxl_job_registry").Where(sq.Eq{"id": ids}))
+	if err != nil {
+		return 0, fmt.Errorf("remove %d dead registrations: %w", len(ids), err)
+	}
+	return n, nil
+}
+
+// RegistryFindAll is findAll: registrations refreshed within timeout of now.
+func (s *Store) RegistryFindAll(ctx context.Context, timeout time.Duration, now time.Time) ([]Registry, error) {
+	rows, err := s.query(ctx, s.sb.Select("id", "registry_group", "registry_key", "registry_value", "update_time").
+		From("xxl_job_registry").Where(sq.Gt{"update_time": s.dbTime(now.Add(-timeout))}))
+	if err != nil {
+		return nil, fmt.Errorf("list live registrations: %w", err)
+	}
+	defer rows.Close()
+	var out []Registry
+	for rows.Next() {
+		var r Registry
+		if err := rows.Scan(&r.ID, &r.RegistryGroup, &r.RegistryKey, &r.RegistryValue, s.scanTime(&r.UpdateTime)); err != nil {
+			return nil, fmt.Errorf("list live registrations: %w", err)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// RegistryUpdate is registryUpdate; it returns the matched row count.
+func (s *Store) RegistryUpdate(ctx context.Context, group, key, value string, now time.Time) (int64, error) {
+	n, err := s.exec(ctx, s.sb.Update("xxl_job_registry").Set("update_time", s.dbTime(now)).
+		Where(sq.Eq{"registry_group": group, "registry_key": key, "registry_value": value}))
+	if err != nil {
+		return 0, fmt.Errorf("refresh registration %s/%s/%s: %w", group, key, value, err)
+	}
+	return n, nil
+}
+
+// RegistrySave is registrySave.
+func (s *Store) RegistrySave(ctx context.Context, group, key, value string, now time.Time) error {
+	if _, err := s.exec(ctx, s.sb.Insert("xxl_job_registry").
+		Columns("registry_group", "registry_key", "registry_value", "update_time").
+		Values(group, key, value, s.dbTime(now))); err != nil {
+		return fmt.Errorf("save registration %s/%s/%s: %w", group, key, value, err)
+	}
+	return nil
+}
+
+// RegistryUpsert refreshes a registration or inserts it when no row matched
+// (the Java admin's update-then-insert). It reports whether a row was inserted.
+func (s *Store) RegistryUpsert(ctx context.Context, group, key, value string, now time.Time) (bool, error) {
+	n, err := s.RegistryUpdate(ctx, group, key, value, now)
+	if err != nil {
+		return false, err
+	}
+	if n > 0 {
+		return false, nil
+	}
+	return true, s.RegistrySave(ctx, group, key, value, now)
+}
+
+// RegistryDelete is registryDelete.
+func (s *Store) RegistryDelete(ctx context.Context, group, key, value string) (int64, error) {
+	n, err := s.exec(ctx, s.sb.Delete("xxl_job_registry").
+		Where(sq.Eq{"registry_group": group, "registry_key": key, "registry_value": value}))
+	if err != nil {
+		return 0, fmt.Errorf("delete registration %s/%s/%s: %w", group, key, value, err)
+	}
+	return n, nil
+}

@@ -1,0 +1,88 @@
+package schema
+
+import (
+	"context"
+	"fmt"
+
+	sq "github.com/Masterminds/squirrel"
+)
+
+var userColumns = []string{"id", "username", "password", "role", "permission"}
+
+func userFilters(b sq.SelectBuilder, username string, role int) sq.SelectBuilder {
+	if username != "" {
+		b = b.Where(likeContains("username", username))
+	}
+	if role > -1 {
+		b = b.Where(sq.Eq{"role": role})
+	}
+	return b
+}
+
+// UserPageList is pageList and pageListCount (by username).
+func (s *Store) UserPageList(ctx context.Context, offset, size int, username string, role int) ([]User, int, error) {
+	rows, err := s.query(ctx, page(userFilters(s.sb.Select(userColumns...).From("xxl_job_user"), username, role).OrderBy("username ASC"), offset, size))
+	if err != nil {
+		return nil, 0, fmt.Errorf("page users: %w", err)
+	}
+	defer rows.Close()
+	var out []User
+	for rows.Next() {
+		var u User
+		if err := rows.Scan(&u.ID, &u.Username, &u.Password, &u.Role, &u.Permission); err != nil {
+			return nil, 0, fmt.Errorf("page users: %w", err)
+		}
+		out = append(out, u)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("page users: %w", err)
+	}
+	total, err := s.count(ctx, userFilters(s.sb.Select("count(1)").From("xxl_job_user"), username, role))
+	if err != nil {
+		return nil, 0, fmt.Errorf("count users: %w", err)
+	}
+	return out, total, nil
+}
+
+// UserLoadByName is loadByUserName (case-insensitive, as MySQL's collation).
+func (s *Store) UserLoadByName(ctx context.Context, username string) (User, error) {
+	var u User
+	err := s.queryRow(ctx, s.sb.Select(userColumns...).From("xxl_job_user").Where(sq.Eq{"username": username})).
+		Scan(&u.ID, &u.Username, &u.Password, &u.Role, &u.Permission)
+	if err != nil {
+		return User{}, notFound(err, fmt.Sprintf("load user %q", username))
+	}
+	return u, nil
+}
+
+// UserSave is save; returns the generated id.
+func (s *Store) UserSave(ctx context.Context, u User) (int, error) {
+	id, err := s.d.insertID(ctx, s.q, s.sb.Insert("xxl_job_user").Columns("username", "password", "role", "permission").
+		Values(u.Username, u.Password, u.Role, u.Permission))
+	if err != nil {
+		return 0, fmt.Errorf("save user %q: %w", u.Username, err)
+	}
+	return int(id), nil
+}
+
+// UserUpdate is update: the password only when non-empty; never the username.
+func (s *Store) UserUpdate(ctx context.Context, u User) (int64, error) {
+	b := s.sb.Update("xxl_job_user")
+	if u.Password != "" {
+		b = b.Set("password", u.Password)
+	}
+	n, err := s.exec(ctx, b.Set("role", u.Role).Set("permission", u.Permission).Where(sq.Eq{"id": u.ID}))
+	if err != nil {
+		return 0, fmt.Errorf("update user %d: %w", u.ID, err)
+	}
+	return n, nil
+}
+
+// UserDelete is delete.
+func (s *Store) UserDelete(ctx context.Context, id int) (int64, error) {
+	n, err := s.exec(ctx, s.sb.Delete("xxl_job_user").Where(sq.Eq{"id": id}))
+	if err != nil {
+		return 0, fmt.Errorf("delete user %d: %w", id, err)
+	}
+	return n, nil
+}
