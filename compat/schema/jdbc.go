@@ -95,8 +95,8 @@ func parseMySQL(raw, user, password string) (Target, error) {
 		loc = l
 	}
 	cfg.Loc = loc
-	cfg.ParseTime = false // DATETIME text is parsed by the store in Loc, the same on every backend
-	cfg.ClientFoundRows = true // matched-row counts, as Connector/J (schema.md §3)
+	cfg.ParseTime = false        // DATETIME text is parsed by the store in Loc, the same on every backend
+	cfg.ClientFoundRows = true   // matched-row counts, as Connector/J (schema.md §3)
 	cfg.InterpolateParams = true // one round trip per statement instead of prepare+execute+close
 	switch enc := strings.ToLower(get("characterEncoding")); enc {
 	case "", "utf-8", "utf8", "utf8mb4":

@@ -64,4 +64,3 @@ func (ts timeScanner) parse(s string) error {
 }
 
 func (s *Store) scanTime(dest **time.Time) timeScanner { return timeScanner{loc: s.loc, dest: dest} }
-
