@@ -1,0 +1,61 @@
+# xxl-admin-go — the two commands a fresh clone needs are `make run` and `make test`.
+GO        ?= go
+BIN       := bin/xxl-admin-go
+PKGS      := ./...
+TESTFLAGS ?=
+FUZZTIME  ?= 3s
+STATICCHECK_VERSION := v0.8.2
+
+.PHONY: all build run test lint vet fmt-check staticcheck fuzz bench java clean
+
+all: build
+
+build:
+	$(GO) build -trimpath -o $(BIN) ./cmd/xxl-admin-go
+
+# Serves http://127.0.0.1:8080/xxl-job-admin on the embedded SQLite store
+# (./data/xxl-job.db, created with the seed rows; login admin / 123456).
+# Extra arguments: make run ARGS="--server.port=9090"
+run: build
+	./$(BIN) $(ARGS)
+
+# Unit, store, protocol and conformance tests with the race detector, plus a
+# short run of every fuzz target. Suites needing MariaDB, Java executors or a
+# browser run when XXL_TEST_MYSQL_DSN / XXL_TEST_JAVA=1 are set and are
+# reported as skipped otherwise.
+test: lint
+	$(GO) test -race -count=1 $(TESTFLAGS) $(PKGS)
+	$(MAKE) --no-print-directory fuzz
+
+lint: fmt-check vet staticcheck
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet $(PKGS)
+
+# staticcheck runs when installed (CI installs it); locally: make staticcheck-install
+staticcheck:
+	@if command -v staticcheck >/dev/null 2>&1; then staticcheck $(PKGS); \
+	elif [ -x "$$($(GO) env GOPATH)/bin/staticcheck" ]; then "$$($(GO) env GOPATH)/bin/staticcheck" $(PKGS); \
+	else echo "staticcheck not installed: skipped (make staticcheck-install)"; fi
+
+staticcheck-install:
+	$(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+# Each fuzz target for FUZZTIME (seed corpora also run in plain `go test`).
+fuzz:
+	@./scripts/fuzz.sh $(FUZZTIME)
+
+# Benchmarks; results as JSON lines in bench/out/ (see README "Benchmarks").
+bench: build
+	@./scripts/bench.sh
+
+# The Java executors used by the live conformance tests (needs java + mvn).
+java:
+	./conformance/java/build.sh
+
+clean:
+	rm -rf bin bench/out

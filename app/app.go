@@ -1,0 +1,131 @@
+// Package app is the wiring: the one place that knows every component, how
+// they are built from the configuration, and the order they start and stop.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/xxl-admin-go/xxl-admin-go/compat/api"
+	"github.com/xxl-admin-go/xxl-admin-go/compat/config"
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/core/lifecycle"
+	"github.com/xxl-admin-go/xxl-admin-go/core/thread"
+)
+
+// Options are what the process gives the app besides the configuration.
+type Options struct {
+	Started time.Time            // process start, for the start-up time log
+	Ready   func(addr net.Addr)  // called once the listener is open (tests)
+	Now     func() time.Time     // the clock; time.Now when nil
+}
+
+// Run opens the store, starts every component and serves HTTP until ctx is
+// cancelled, then shuts down in reverse order.
+func Run(ctx context.Context, cfg *config.Config, log zerolog.Logger, opt Options) error {
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.Started.IsZero() {
+		opt.Started = opt.Now()
+	}
+	store, err := openStore(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+
+	registrar := thread.NewRegistrar(store, opt.Now, log)
+	completer := thread.NewCompleter(store, nil, nil, opt.Now, log)
+	apiHandler := api.NewHandler(api.HandlerConfig{AccessToken: cfg.AccessToken}, registrar, completer, log)
+
+	var components lifecycle.Group
+	if err := components.Start(ctx,
+		thread.NewRegistryMonitor(store, opt.Now, 0, log),
+	); err != nil {
+		return fmt.Errorf("start components: %w", err)
+	}
+	defer components.Stop()
+
+	addr := net.JoinHostPort(cfg.ServerAddress, strconv.Itoa(cfg.ServerPort))
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen on server.port %d: %w", cfg.ServerPort, err)
+	}
+	srv := &http.Server{
+		Handler:           routes(cfg.ContextPath, apiHandler, store, log),
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          nil,
+	}
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- srv.Serve(ln) }()
+	log.Info().Str("address", ln.Addr().String()).Str("context_path", cfg.ContextPath).
+		Dur("startup", time.Since(opt.Started)).Msg("xxl-admin-go listening")
+	if opt.Ready != nil {
+		opt.Ready(ln.Addr())
+	}
+
+	select {
+	case <-ctx.Done():
+	case err := <-serveErr:
+		return fmt.Errorf("http server: %w", err)
+	}
+	log.Info().Msg("shutting down")
+	// Components stop first (deferred above runs after this), so triggers in
+	// flight can still receive executor callbacks while they drain; the
+	// HTTP server goes last.
+	components.Stop()
+	shutCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("http shutdown: %w", err)
+	}
+	log.Info().Msg("stopped")
+	return nil
+}
+
+func openStore(ctx context.Context, cfg *config.Config, log zerolog.Logger) (*schema.Store, error) {
+	target, err := schema.ParseJDBC(cfg.Datasource.URL, cfg.Datasource.Username, cfg.Datasource.Password)
+	if err != nil {
+		return nil, err
+	}
+	openCtx, cancel := context.WithTimeout(ctx, max(cfg.Datasource.ConnTimeout, time.Second))
+	defer cancel()
+	store, err := schema.Open(openCtx, target, schema.PoolSettings{
+		MaxOpen:     cfg.Datasource.MaxPoolSize,
+		MaxIdle:     cfg.Datasource.MinIdle,
+		IdleTimeout: cfg.Datasource.IdleTimeout,
+		MaxLifetime: cfg.Datasource.MaxLifetime,
+	})
+	if err != nil {
+		return nil, err
+	}
+	res, err := store.Prepare(ctx)
+	if err != nil {
+		store.Close()
+		return nil, err
+	}
+	l := log.Info().Str("backend", string(target.Backend)).Str("datasource", target.Display).Str("zone", target.Loc.String())
+	if target.Path != "" {
+		l = l.Str("file", target.Path)
+	}
+	l.Msg("database ready")
+	if res.Created {
+		log.Info().Msg("created the xxl_job_* tables and seed rows (login admin / 123456)")
+	}
+	if res.LockInserted {
+		log.Warn().Msg("inserted the missing schedule_lock row into xxl_job_lock (without it clustered admins fire jobs twice)")
+	}
+	for _, w := range res.Warnings {
+		log.Warn().Msg("schema: " + w)
+	}
+	return store, nil
+}

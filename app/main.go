@@ -1,0 +1,52 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/xxl-admin-go/xxl-admin-go/compat/config"
+	"github.com/xxl-admin-go/xxl-admin-go/core/cron"
+)
+
+// Main is the whole command line: `xxl-admin-go [--key=value ...]` runs the
+// admin; `xxl-admin-go cron ...` evaluates a cron expression. It returns the
+// process exit code.
+func Main(args []string, stdout, stderr io.Writer) int {
+	started := time.Now()
+	if len(args) > 0 && args[0] == "cron" {
+		return cron.RunCLI(args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+		fmt.Fprintln(stdout, usage)
+		return 0
+	}
+	cfg, err := config.Load(config.OSEnv(args))
+	if err != nil {
+		fmt.Fprintf(stderr, "xxl-admin-go: configuration: %v\n", err)
+		return 2
+	}
+	log := newLogger(stderr, cfg.LogLevel)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := Run(ctx, cfg, log, Options{Started: started}); err != nil {
+		log.Error().Err(err).Msg("xxl-admin-go failed")
+		return 1
+	}
+	return 0
+}
+
+const usage = `xxl-admin-go: a drop-in replacement for the xxl-job admin (2.3/2.4)
+
+Usage:
+  xxl-admin-go [--key=value ...] [--config FILE]
+      Runs the admin. Keys are those of the Java admin's application.properties
+      (server.port, spring.datasource.url, xxl.job.accessToken, ...), also read
+      from PARAMS, JAVA_OPTS -D options, environment variables (SERVER_PORT,
+      SPRING_DATASOURCE_URL, ...) and ./application.properties.
+  xxl-admin-go cron [--tz ZONE] [--from RFC3339] [--count N] 'EXPR'
+      Prints the next fire times of a Quartz cron expression as JSON.`

@@ -1,0 +1,184 @@
+package thread
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf16"
+
+	"github.com/rs/zerolog"
+
+	"github.com/xxl-admin-go/xxl-admin-go/compat/api"
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+)
+
+// MaxHandleMsg is the Java cap on handle_msg, in UTF-16 code units.
+const MaxHandleMsg = 15000
+
+// completerStore is the part of the store completion needs.
+type completerStore interface {
+	LogLoad(ctx context.Context, id int64) (schema.JobLog, error)
+	LogFinish(ctx context.Context, l schema.JobLog) (bool, error)
+	JobLoad(ctx context.Context, id int) (schema.JobInfo, error)
+}
+
+// Completer is XxlJobCompleter plus the callback worker of JobCompleteHelper:
+// it records execution results and fires child jobs (executor-protocol.md
+// §2.5, scheduler.md §7).
+//
+// Unlike Java, which acknowledges a callback before processing it and loses
+// what is queued if it dies, Callback stores every item before it returns,
+// so the handler only answers success for durable results; on an error the
+// executor keeps the batch and retries, and items already finished are then
+// skipped by the handle_code guard.
+type Completer struct {
+	store     completerStore
+	texts     Texts
+	fireChild func(jobID int) error
+	now       func() time.Time
+	log       zerolog.Logger
+}
+
+var _ api.Callbacks = (*Completer)(nil)
+
+// NewCompleter creates the completer. fireChild queues a PARENT trigger of
+// a child job and must not block.
+func NewCompleter(store completerStore, texts Texts, fireChild func(jobID int) error, now func() time.Time, log zerolog.Logger) *Completer {
+	return &Completer{store: store, texts: texts, fireChild: fireChild, now: now, log: log}
+}
+
+// Callback processes one /api/callback POST, item by item in order.
+func (c *Completer) Callback(ctx context.Context, items []api.HandleCallbackParam) error {
+	for _, item := range items {
+		if err := c.callbackItem(ctx, item); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *Completer) callbackItem(ctx context.Context, item api.HandleCallbackParam) error {
+	l, err := c.store.LogLoad(ctx, item.LogID)
+	if errors.Is(err, schema.ErrNotFound) {
+		c.log.Warn().Int64("log_id", item.LogID).Msg("callback for an unknown log, skipped")
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if l.HandleCode > 0 {
+		c.log.Debug().Int64("log_id", item.LogID).Msg("repeated callback, skipped")
+		return nil
+	}
+	msg := mergeHandleMsg(l.HandleMsg, item.HandleMsg)
+	now := c.now()
+	l.HandleTime, l.HandleCode, l.HandleMsg = &now, item.HandleCode, &msg
+	_, err = c.Finish(ctx, l)
+	return err
+}
+
+// mergeHandleMsg appends the new message to the stored one with <br>, as
+// Java does; two nulls give "".
+func mergeHandleMsg(old, add *string) string {
+	var b strings.Builder
+	if old != nil {
+		b.WriteString(*old)
+		b.WriteString("<br>")
+	}
+	if add != nil {
+		b.WriteString(*add)
+	}
+	return b.String()
+}
+
+// Finish is the shared "finish" step (callback, lost-job monitor, console
+// kill): on success it appends the child-trigger text, caps handle_msg and
+// stores the result if the log is still open; then it fires the children.
+// It reports whether this call finished the log.
+func (c *Completer) Finish(ctx context.Context, l schema.JobLog) (bool, error) {
+	var children []int
+	if l.HandleCode == 200 {
+		job, err := c.store.JobLoad(ctx, l.JobID)
+		if err != nil && !errors.Is(err, schema.ErrNotFound) {
+			return false, err
+		}
+		if err == nil && job.ChildJobID != nil && strings.TrimSpace(*job.ChildJobID) != "" {
+			var text string
+			text, children = c.childText(*job.ChildJobID)
+			msg := deref(l.HandleMsg) + text
+			l.HandleMsg = &msg
+		}
+	}
+	if l.HandleMsg != nil {
+		capped := truncateUTF16(*l.HandleMsg, MaxHandleMsg)
+		l.HandleMsg = &capped
+	}
+	won, err := c.store.LogFinish(ctx, l)
+	if err != nil || !won {
+		return false, err
+	}
+	// Children fire after the parent's result is stored, so a retried
+	// callback can never fire them twice.
+	for _, id := range children {
+		if err := c.fireChild(id); err != nil {
+			c.log.Error().Err(err).Int64("log_id", l.ID).Int("job_id", id).Msg("child job not queued")
+		}
+	}
+	return true, nil
+}
+
+// childText builds the text appended to a successful parent's handle_msg
+// (executor-protocol.md §2.5) and the child ids to fire.
+func (c *Completer) childText(childJobIDs string) (string, []int) {
+	var b strings.Builder
+	b.WriteString("<br><br><span style=\"color:#00c0ef;\" > >>>>>>>>>>>")
+	b.WriteString(c.texts.Text("jobconf_trigger_child_run"))
+	b.WriteString("<<<<<<<<<<< </span><br>")
+	items := javaSplitComma(childJobIDs)
+	var ids []int
+	for i, item := range items {
+		if id, err := strconv.ParseInt(item, 10, 32); err == nil && id > 0 {
+			ids = append(ids, int(id))
+			b.WriteString(c.texts.Format("jobconf_callback_child_msg1", i+1, len(items), item, c.texts.Text("system_success"), nil))
+		} else {
+			b.WriteString(c.texts.Format("jobconf_callback_child_msg2", i+1, len(items), item))
+		}
+	}
+	return b.String(), ids
+}
+
+// javaSplitComma is Java's String.split(","): trailing empty items dropped,
+// items not trimmed.
+func javaSplitComma(s string) []string {
+	parts := strings.Split(s, ",")
+	for len(parts) > 0 && parts[len(parts)-1] == "" {
+		parts = parts[:len(parts)-1]
+	}
+	return parts
+}
+
+// truncateUTF16 keeps the first n UTF-16 code units of s, as Java's
+// substring does, without leaving half a surrogate pair.
+func truncateUTF16(s string, n int) string {
+	units := 0
+	for i, r := range s {
+		w := 1
+		if utf16.RuneLen(r) == 2 {
+			w = 2
+		}
+		if units+w > n {
+			return s[:i]
+		}
+		units += w
+	}
+	return s
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

@@ -1,0 +1,35 @@
+// Package thread holds the admin's helper goroutines that are not the
+// schedule loop or the trigger pools: executor registration and the registry
+// monitor (JobRegistryHelper), callback completion (JobCompleteHelper and
+// XxlJobCompleter). Each long-lived part is a component with Start/Stop.
+package thread
+
+import (
+	"context"
+	"time"
+
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+)
+
+// Registry timing constants of the Java admin (config.md §3).
+const (
+	BeatTimeout = 30 * time.Second
+	DeadTimeout = 90 * time.Second
+)
+
+// Texts is the i18n lookup the stored messages are built from.
+type Texts interface {
+	Text(key string) string
+	Format(key string, args ...any) string
+}
+
+// registryStore is the part of the store registration needs.
+type registryStore interface {
+	RegistryUpsert(ctx context.Context, group, key, value string, now time.Time) (bool, error)
+	RegistryDelete(ctx context.Context, group, key, value string) (int64, error)
+	RegistryFindAll(ctx context.Context, timeout time.Duration, now time.Time) ([]schema.Registry, error)
+	RegistryFindDead(ctx context.Context, timeout time.Duration, now time.Time) ([]int64, error)
+	RegistryRemoveDead(ctx context.Context, ids []int64) (int64, error)
+	GroupFindByAddressType(ctx context.Context, addressType int) ([]schema.Group, error)
+	GroupUpdateAddressList(ctx context.Context, id int, addressList *string, now time.Time) error
+}

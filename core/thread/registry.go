@@ -1,0 +1,125 @@
+package thread
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/xxl-admin-go/xxl-admin-go/compat/api"
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+)
+
+// Registrar stores executor registrations for /api/registry and
+// /api/registryRemove (executor-protocol.md §2.4).
+//
+// Beyond Java, which rebuilds address_list only in the 30 s monitor pass:
+// when a registration is new or removed, the matching automatic groups are
+// rebuilt at once, so a new executor is routable within its first beat and a
+// stopped one stops receiving triggers as soon as it says goodbye. Refreshes
+// of an existing registration (every 30 s per executor) do not touch groups.
+type Registrar struct {
+	store registryStore
+	now   func() time.Time
+	log   zerolog.Logger
+}
+
+var _ api.Registry = (*Registrar)(nil)
+
+// NewRegistrar creates the registration service.
+func NewRegistrar(store registryStore, now func() time.Time, log zerolog.Logger) *Registrar {
+	return &Registrar{store: store, now: now, log: log}
+}
+
+// Registry refreshes or inserts the registration (update-then-insert).
+func (r *Registrar) Registry(ctx context.Context, p api.RegistryParam) error {
+	now := r.now()
+	inserted, err := r.store.RegistryUpsert(ctx, p.RegistryGroup, p.RegistryKey, p.RegistryValue, now)
+	if err != nil {
+		return err
+	}
+	if inserted {
+		r.log.Info().Str("appname", p.RegistryKey).Str("address", p.RegistryValue).Msg("executor registered")
+		r.refreshApp(ctx, p.RegistryGroup, p.RegistryKey, now)
+	}
+	return nil
+}
+
+// RegistryRemove deletes the registration.
+func (r *Registrar) RegistryRemove(ctx context.Context, p api.RegistryParam) error {
+	n, err := r.store.RegistryDelete(ctx, p.RegistryGroup, p.RegistryKey, p.RegistryValue)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		r.log.Info().Str("appname", p.RegistryKey).Str("address", p.RegistryValue).Msg("executor removed")
+		r.refreshApp(ctx, p.RegistryGroup, p.RegistryKey, r.now())
+	}
+	return nil
+}
+
+// refreshApp rebuilds the address lists of the automatic groups of one
+// appname. Failure is only logged: the registration itself is stored and
+// the monitor's next pass repairs the list.
+func (r *Registrar) refreshApp(ctx context.Context, registryGroup, appname string, now time.Time) {
+	if registryGroup != "EXECUTOR" {
+		return
+	}
+	groups, err := r.store.GroupFindByAddressType(ctx, 0)
+	if err == nil {
+		err = rebuildAddressLists(ctx, r.store, groups, now, appname)
+	}
+	if err != nil {
+		r.log.Warn().Err(err).Str("appname", appname).Msg("refresh group address list after registration")
+	}
+}
+
+// rebuildAddressLists writes address_list of the given automatic groups (or
+// only those of appname when given) from the live registrations: sorted,
+// comma-joined, NULL when empty (scheduler.md §9).
+func rebuildAddressLists(ctx context.Context, store registryStore, groups []schema.Group, now time.Time, appname string) error {
+	if len(groups) == 0 {
+		return nil
+	}
+	live, err := store.RegistryFindAll(ctx, DeadTimeout, now)
+	if err != nil {
+		return err
+	}
+	byApp := map[string][]string{}
+	seen := map[[2]string]bool{}
+	for _, reg := range live {
+		if reg.RegistryGroup != "EXECUTOR" {
+			continue
+		}
+		k := [2]string{reg.RegistryKey, reg.RegistryValue}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		byApp[reg.RegistryKey] = append(byApp[reg.RegistryKey], reg.RegistryValue)
+	}
+	for _, g := range groups {
+		if appname != "" && g.AppName != appname {
+			continue
+		}
+		if err := store.GroupUpdateAddressList(ctx, g.ID, AddressList(byApp[g.AppName]), now); err != nil {
+			return fmt.Errorf("group %d (%s): %w", g.ID, g.AppName, err)
+		}
+	}
+	return nil
+}
+
+// AddressList joins addresses the way the Java monitor stores them: sorted
+// ascending, comma-joined without spaces, nil (NULL) when there are none.
+func AddressList(addrs []string) *string {
+	if len(addrs) == 0 {
+		return nil
+	}
+	s := append([]string(nil), addrs...)
+	sort.Strings(s)
+	joined := strings.Join(s, ",")
+	return &joined
+}

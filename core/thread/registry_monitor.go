@@ -1,0 +1,83 @@
+package thread
+
+import (
+	"context"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/xxl-admin-go/xxl-admin-go/core/lifecycle"
+)
+
+// RegistryMonitor is JobRegistryHelper's monitor thread: every 30 s it
+// purges registrations older than 90 s and rewrites the address_list of the
+// automatic groups (scheduler.md §9).
+type RegistryMonitor struct {
+	lifecycle.Base
+	store    registryStore
+	now      func() time.Time
+	log      zerolog.Logger
+	interval time.Duration
+	failing  bool   // an outage is logged once, its end once
+	passDone func() // test hook, called after each pass
+}
+
+// NewRegistryMonitor creates the monitor; interval 0 means the Java 30 s.
+func NewRegistryMonitor(store registryStore, now func() time.Time, interval time.Duration, log zerolog.Logger) *RegistryMonitor {
+	if interval <= 0 {
+		interval = BeatTimeout
+	}
+	return &RegistryMonitor{store: store, now: now, interval: interval, log: log.With().Str("component", "registry-monitor").Logger()}
+}
+
+// Start runs the first pass at once and then every interval.
+func (m *RegistryMonitor) Start(ctx context.Context) error {
+	if _, err := m.StartBase(ctx); err != nil {
+		return err
+	}
+	m.Go(func(ctx context.Context) {
+		lifecycle.Loop(ctx, m.interval, m.interval, func(ctx context.Context) {
+			err := m.Pass(ctx)
+			m.report(ctx, err)
+			if m.passDone != nil {
+				m.passDone()
+			}
+		})
+	})
+	return nil
+}
+
+func (m *RegistryMonitor) report(ctx context.Context, err error) {
+	switch {
+	case err != nil && ctx.Err() == nil && !m.failing:
+		m.failing = true
+		m.log.Error().Err(err).Msg("registry monitor pass failed; retrying every pass")
+	case err == nil && m.failing:
+		m.failing = false
+		m.log.Info().Msg("registry monitor recovered")
+	}
+}
+
+// Pass is one monitor round. Like Java it does nothing when no automatic
+// group exists.
+func (m *RegistryMonitor) Pass(ctx context.Context) error {
+	groups, err := m.store.GroupFindByAddressType(ctx, 0)
+	if err != nil {
+		return err
+	}
+	if len(groups) == 0 {
+		return nil
+	}
+	now := m.now()
+	dead, err := m.store.RegistryFindDead(ctx, DeadTimeout, now)
+	if err != nil {
+		return err
+	}
+	if len(dead) > 0 {
+		if _, err := m.store.RegistryRemoveDead(ctx, dead); err != nil {
+			return err
+		}
+		m.log.Info().Int("count", len(dead)).Msg("removed dead executor registrations")
+	}
+	return rebuildAddressLists(ctx, m.store, groups, now, "")
+}
