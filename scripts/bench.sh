@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# make bench: start-up/RSS measurement and every Go benchmark, as JSON under bench/out/.
+# MariaDB benchmarks run when XXL_TEST_MYSQL_DSN is set. BENCHTIME (default 1s) and
+# BENCH (regexp, default .) narrow the run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p bench/out
+echo "start-up and idle RSS (bench/out/startup.json)"
+go run ./scripts/benchstart -bin bin/xxl-admin-go | tee bench/out/startup.json
+echo "go benchmarks (bench/out/go.json; summary in bench/out/go.txt)"
+go test -run '^$' -bench "${BENCH:-.}" -benchtime "${BENCHTIME:-1s}" -benchmem -json ./... > bench/out/go.json
+grep -o '"Output":"Benchmark[^"]*' bench/out/go.json | sed 's/"Output":"//; s/\\t/\t/g; s/\\n//' | tee bench/out/go.txt
