@@ -15,6 +15,7 @@ import (
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/api"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/config"
+	"github.com/xxl-admin-go/xxl-admin-go/compat/i18n"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/core/lifecycle"
 	"github.com/xxl-admin-go/xxl-admin-go/core/thread"
@@ -43,7 +44,10 @@ func Run(ctx context.Context, cfg *config.Config, log zerolog.Logger, opt Option
 	defer store.Close()
 
 	registrar := thread.NewRegistrar(store, opt.Now, log)
-	completer := thread.NewCompleter(store, nil, nil, opt.Now, log)
+	texts := i18n.Load(cfg.I18n)
+	completer := thread.NewCompleter(store, texts, func(jobID int) error {
+		return fmt.Errorf("child job %d: trigger pools are not part of this build yet", jobID)
+	}, opt.Now, log)
 	apiHandler := api.NewHandler(api.HandlerConfig{AccessToken: cfg.AccessToken}, registrar, completer, log)
 
 	var components lifecycle.Group

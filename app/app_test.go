@@ -1,0 +1,174 @@
+package app
+
+import (
+	"context"
+	"database/sql"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+	"go.uber.org/goleak"
+
+	"github.com/xxl-admin-go/xxl-admin-go/compat/config"
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// startApp runs the admin on port 0 with the given arguments and returns
+// its base URL; the admin is stopped at the end of the test.
+func startApp(t *testing.T, args ...string) string {
+	t.Helper()
+	cfg, err := config.Load(config.Env{Args: append([]string{"--server.port=0", "--server.address=127.0.0.1"}, args...), ReadFile: os.ReadFile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan net.Addr, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, cfg, zerolog.New(io.Discard), Options{Ready: func(a net.Addr) { ready <- a }})
+	}()
+	var addr net.Addr
+	select {
+	case addr = <-ready:
+	case err := <-done:
+		cancel()
+		t.Fatalf("admin exited: %v", err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("shutdown: %v", err)
+		}
+	})
+	return "http://" + addr.String()
+}
+
+func get(t *testing.T, url string) (*http.Response, string) {
+	t.Helper()
+	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := c.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, string(b)
+}
+
+// TestRunEmbedded is issue 2's "done when": on the embedded store the admin
+// answers 200 on /xxl-job-admin/toLogin and the database holds the seeds.
+func TestRunEmbedded(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "sub", "xxl-job.db")
+	base := startApp(t, "--spring.datasource.url=jdbc:sqlite:"+dbPath)
+
+	resp, body := get(t, base+"/xxl-job-admin/toLogin")
+	if resp.StatusCode != 200 || !strings.Contains(resp.Header.Get("Content-Type"), "text/html") {
+		t.Fatalf("toLogin: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	if !strings.Contains(body, "xxl-admin-go") {
+		t.Fatalf("toLogin body %q", body)
+	}
+	resp, body = get(t, base+"/xxl-job-admin/actuator/health")
+	if resp.StatusCode != 200 || body != `{"status":"UP"}` {
+		t.Fatalf("health: %d %s", resp.StatusCode, body)
+	}
+	for _, p := range []string{"/xxl-job-admin", "/xxl-job-admin/", "/xxl-job-admin/jobinfo", "/"} {
+		resp, _ = get(t, base+p)
+		want := "/xxl-job-admin/toLogin"
+		if p == "/" {
+			want = "/xxl-job-admin/"
+		}
+		if resp.StatusCode != http.StatusFound || resp.Header.Get("Location") != want {
+			t.Errorf("%s: %d to %q", p, resp.StatusCode, resp.Header.Get("Location"))
+		}
+	}
+	// The API is mounted under the context path (executor-protocol.md §2.1).
+	req, _ := http.NewRequest(http.MethodPost, base+"/xxl-job-admin/api/registry",
+		strings.NewReader(`{"registryGroup":"EXECUTOR","registryKey":"xxl-job-executor-sample","registryValue":"http://127.0.0.1:9999/"}`))
+	req.Header.Set("XXL-JOB-ACCESS-TOKEN", "default_token")
+	apiResp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(apiResp.Body)
+	apiResp.Body.Close()
+	if string(b) != `{"code":200,"msg":null,"content":null}` {
+		t.Fatalf("registry answer %s", b)
+	}
+
+	target, err := schema.ParseJDBC("jdbc:sqlite:"+dbPath, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := schema.Open(context.Background(), target, schema.PoolSettings{MaxOpen: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	u, err := s.UserLoadByName(context.Background(), "admin")
+	if err != nil || u.Password != "e10adc3949ba59abbe56e057f20f883e" || u.Role != 1 {
+		t.Fatalf("admin user %+v %v", u, err)
+	}
+	g, err := s.GroupLoad(context.Background(), 1)
+	if err != nil || g.AddressList == nil || *g.AddressList != "http://127.0.0.1:9999/" {
+		t.Fatalf("group %+v %v", g, err)
+	}
+}
+
+// TestRunMySQL starts the admin with the Java admin's own style of arguments
+// against MariaDB/MySQL.
+func TestRunMySQL(t *testing.T) {
+	url, user, pass := storetest.MySQLURL(t)
+	base := startApp(t, "--spring.datasource.url="+url+"&useUnicode=true&characterEncoding=UTF-8&autoReconnect=true",
+		"--spring.datasource.username="+user, "--spring.datasource.password="+pass)
+	resp, body := get(t, base+"/xxl-job-admin/actuator/health")
+	if resp.StatusCode != 200 || body != `{"status":"UP"}` {
+		t.Fatalf("health: %d %s", resp.StatusCode, body)
+	}
+	resp, _ = get(t, base+"/xxl-job-admin/toLogin")
+	if resp.StatusCode != 200 {
+		t.Fatalf("toLogin %d", resp.StatusCode)
+	}
+}
+
+// TestRunRefusesBadSchema: a missing column stops start-up with an error
+// naming table and column (issue 2, schema).
+func TestRunRefusesBadSchema(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "x.db")
+	target, _ := schema.ParseJDBC("jdbc:sqlite:"+dbPath, "", "")
+	raw, err := schema.Open(context.Background(), target, schema.PoolSettings{MaxOpen: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Prepare(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	db, err := sql.Open("sqlite", dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("ALTER TABLE xxl_job_log DROP COLUMN alarm_status"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	cfg, err := config.Load(config.Env{Args: []string{"--server.port=0", "--spring.datasource.url=jdbc:sqlite:" + dbPath}, ReadFile: os.ReadFile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err = Run(ctx, cfg, zerolog.New(io.Discard), Options{})
+	if err == nil || !strings.Contains(err.Error(), "xxl_job_log is missing column alarm_status") {
+		t.Fatalf("err = %v", err)
+	}
+}

@@ -1,0 +1,89 @@
+// Package storetest opens fresh stores for tests: an SQLite file always, and
+// a MariaDB/MySQL database of its own when XXL_TEST_MYSQL_DSN is set (skipped
+// otherwise, so `make test` passes on a machine without MySQL and CI can
+// count the skips).
+package storetest
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/go-sql-driver/mysql"
+
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+)
+
+// EnvMySQL names the variable holding a go-sql-driver DSN without database.
+const EnvMySQL = "XXL_TEST_MYSQL_DSN"
+
+// ForEach runs fn as subtests "sqlite" and "mysql", each with a prepared
+// store (2.4.x tables and seed rows) on a database of its own.
+func ForEach(t *testing.T, fn func(t *testing.T, s *schema.Store)) {
+	t.Helper()
+	t.Run("sqlite", func(t *testing.T) { fn(t, SQLite(t)) })
+	t.Run("mysql", func(t *testing.T) { fn(t, MySQL(t)) })
+}
+
+// SQLite opens a prepared store on a new file in t.TempDir().
+func SQLite(t testing.TB) *schema.Store {
+	t.Helper()
+	return open(t, "jdbc:sqlite:"+filepath.Join(t.TempDir(), "xxl-job.db"), "", "")
+}
+
+// MySQL creates a database, opens a prepared store on it and drops it at the
+// end of the test; it skips the test when EnvMySQL is not set.
+func MySQL(t testing.TB) *schema.Store {
+	t.Helper()
+	url, user, pass := MySQLURL(t)
+	return open(t, url, user, pass)
+}
+
+// MySQLURL creates an empty database for the test and returns its JDBC URL
+// and credentials, for tests that start whole admins on it.
+func MySQLURL(t testing.TB) (url, user, pass string) {
+	t.Helper()
+	dsn := os.Getenv(EnvMySQL)
+	if dsn == "" {
+		t.Skip("mysql: " + EnvMySQL + " not set")
+	}
+	cfg, err := mysql.ParseDSN(dsn)
+	if err != nil {
+		t.Fatalf("%s: %v", EnvMySQL, err)
+	}
+	admin, err := sql.Open("mysql", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { admin.Close() })
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	name := "xxl_t_" + hex.EncodeToString(b)
+	if _, err := admin.Exec("CREATE DATABASE " + name + " DEFAULT CHARACTER SET utf8mb4"); err != nil {
+		t.Fatalf("create database: %v", err)
+	}
+	t.Cleanup(func() { _, _ = admin.Exec("DROP DATABASE IF EXISTS " + name) })
+	return fmt.Sprintf("jdbc:mysql://%s/%s?serverTimezone=Asia/Shanghai", cfg.Addr, name), cfg.User, cfg.Passwd
+}
+
+func open(t testing.TB, url, user, pass string) *schema.Store {
+	t.Helper()
+	target, err := schema.ParseJDBC(url, user, pass)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := schema.Open(context.Background(), target, schema.PoolSettings{MaxOpen: 10, MaxIdle: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if _, err := s.Prepare(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
