@@ -23,9 +23,9 @@ import (
 
 // Options are what the process gives the app besides the configuration.
 type Options struct {
-	Started time.Time            // process start, for the start-up time log
-	Ready   func(addr net.Addr)  // called once the listener is open (tests)
-	Now     func() time.Time     // the clock; time.Now when nil
+	Started time.Time           // process start, for the start-up time log
+	Ready   func(addr net.Addr) // called once the listener is open (tests)
+	Now     func() time.Time    // the clock; time.Now when nil
 }
 
 // Run opens the store, starts every component and serves HTTP until ctx is
