@@ -1,10 +1,9 @@
-package app
+package app_test
 
 import (
 	"context"
 	"database/sql"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -15,42 +14,14 @@ import (
 	"github.com/rs/zerolog"
 	"go.uber.org/goleak"
 
+	"github.com/xxl-admin-go/xxl-admin-go/app"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/config"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/admintest"
 	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
-
-// startApp runs the admin on port 0 with the given arguments and returns
-// its base URL; the admin is stopped at the end of the test.
-func startApp(t *testing.T, args ...string) string {
-	t.Helper()
-	cfg, err := config.Load(config.Env{Args: append([]string{"--server.port=0", "--server.address=127.0.0.1"}, args...), ReadFile: os.ReadFile})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan net.Addr, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- Run(ctx, cfg, zerolog.New(io.Discard), Options{Ready: func(a net.Addr) { ready <- a }})
-	}()
-	var addr net.Addr
-	select {
-	case addr = <-ready:
-	case err := <-done:
-		cancel()
-		t.Fatalf("admin exited: %v", err)
-	}
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("shutdown: %v", err)
-		}
-	})
-	return "http://" + addr.String()
-}
 
 func get(t *testing.T, url string) (*http.Response, string) {
 	t.Helper()
@@ -68,7 +39,7 @@ func get(t *testing.T, url string) (*http.Response, string) {
 // answers 200 on /xxl-job-admin/toLogin and the database holds the seeds.
 func TestRunEmbedded(t *testing.T) {
 	dbPath := filepath.Join(t.TempDir(), "sub", "xxl-job.db")
-	base := startApp(t, "--spring.datasource.url=jdbc:sqlite:"+dbPath)
+	base := admintest.Start(t, "--spring.datasource.url=jdbc:sqlite:"+dbPath)
 
 	resp, body := get(t, base+"/xxl-job-admin/toLogin")
 	if resp.StatusCode != 200 || !strings.Contains(resp.Header.Get("Content-Type"), "text/html") {
@@ -128,7 +99,7 @@ func TestRunEmbedded(t *testing.T) {
 // against MariaDB/MySQL.
 func TestRunMySQL(t *testing.T) {
 	url, user, pass := storetest.MySQLURL(t)
-	base := startApp(t, "--spring.datasource.url="+url+"&useUnicode=true&characterEncoding=UTF-8&autoReconnect=true",
+	base := admintest.Start(t, "--spring.datasource.url="+url+"&useUnicode=true&characterEncoding=UTF-8&autoReconnect=true",
 		"--spring.datasource.username="+user, "--spring.datasource.password="+pass)
 	resp, body := get(t, base+"/xxl-job-admin/actuator/health")
 	if resp.StatusCode != 200 || body != `{"status":"UP"}` {
@@ -167,7 +138,7 @@ func TestRunRefusesBadSchema(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	err = Run(ctx, cfg, zerolog.New(io.Discard), Options{})
+	err = app.Run(ctx, cfg, zerolog.New(io.Discard), app.Options{})
 	if err == nil || !strings.Contains(err.Error(), "xxl_job_log is missing column alarm_status") {
 		t.Fatalf("err = %v", err)
 	}
