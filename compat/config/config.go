@@ -31,6 +31,8 @@ type Config struct {
 
 	LogLevel string // logging.level.root
 
+	Alarm Alarm // xxl.job.alarm.* (new keys; not in the Java admin)
+
 	// Sources lists where each key's value came from, for the startup log.
 	Sources map[string]string
 }
@@ -61,6 +63,16 @@ type Mail struct {
 	ImplicitTLS      bool // ...mail.smtp.socketFactory.class = javax.net.ssl.SSLSocketFactory, or mail.smtp.ssl.enable
 	ConnTimeout      time.Duration
 	Timeout          time.Duration
+}
+
+// Alarm holds the alarm channels beyond Java's e-mail. These keys are new:
+// the Java admin ignores them, so one properties file serves both.
+type Alarm struct {
+	EmailEnabled  bool          // xxl.job.alarm.email.enabled (default true)
+	WebhookURLs   []string      // xxl.job.alarm.webhook.url: comma-separated, every failed job is posted to each
+	WebhookFormat string        // xxl.job.alarm.webhook.format: auto (by host), generic, dingtalk, feishu, wecom
+	WebhookSecret string        // xxl.job.alarm.webhook.secret: signing secret of DingTalk / Feishu robots
+	Timeout       time.Duration // xxl.job.alarm.timeout (ms, default 5000): per send
 }
 
 // DefaultSQLiteURL is used when no spring.datasource.url is given. The Java
@@ -97,6 +109,11 @@ var defaults = map[string]string{
 	"xxl.job.triggerpool.slow.max":                         "100",
 	"xxl.job.logretentiondays":                             "30",
 	"logging.level.root":                                   "info",
+	"xxl.job.alarm.email.enabled":                          "true",
+	"xxl.job.alarm.webhook.url":                            "",
+	"xxl.job.alarm.webhook.format":                         "auto",
+	"xxl.job.alarm.webhook.secret":                         "",
+	"xxl.job.alarm.timeout":                                "5000",
 }
 
 // Env abstracts the process environment and file system so Load is testable.
@@ -288,6 +305,22 @@ func build(r resolver) (*Config, error) {
 		errs = append(errs, fmt.Errorf("spring.datasource.hikari.maximum-pool-size: must be at least 1"))
 	}
 	c.Mail = buildMail(r, &errs)
+	c.Alarm = Alarm{
+		EmailEnabled:  r.boolean("xxl.job.alarm.email.enabled"),
+		WebhookFormat: strings.ToLower(strings.TrimSpace(r.str("xxl.job.alarm.webhook.format"))),
+		WebhookSecret: r.str("xxl.job.alarm.webhook.secret"),
+		Timeout:       r.millis("xxl.job.alarm.timeout", &errs),
+	}
+	for _, u := range strings.Split(r.str("xxl.job.alarm.webhook.url"), ",") {
+		if u = strings.TrimSpace(u); u != "" {
+			c.Alarm.WebhookURLs = append(c.Alarm.WebhookURLs, u)
+		}
+	}
+	switch c.Alarm.WebhookFormat {
+	case "auto", "generic", "dingtalk", "feishu", "wecom":
+	default:
+		errs = append(errs, fmt.Errorf("xxl.job.alarm.webhook.format: %q is not one of auto, generic, dingtalk, feishu, wecom", c.Alarm.WebhookFormat))
+	}
 	switch c.LogLevel {
 	case "trace", "debug", "info", "warn", "error", "off":
 	default:

@@ -173,3 +173,16 @@ func TestPARAMSWithQuotedPassword(t *testing.T) {
 		t.Fatalf("%+v", c.Datasource)
 	}
 }
+
+func TestAlarmKeys(t *testing.T) {
+	c, err := Load(fakeEnv([]string{"--xxl.job.alarm.webhook.url= https://a/x , https://b/y,", "--xxl.job.alarm.webhook.format=DingTalk", "--xxl.job.alarm.email.enabled=false"}, nil, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Alarm.WebhookURLs) != 2 || c.Alarm.WebhookURLs[1] != "https://b/y" || c.Alarm.WebhookFormat != "dingtalk" || c.Alarm.EmailEnabled || c.Alarm.Timeout != 5*time.Second {
+		t.Fatalf("%+v", c.Alarm)
+	}
+	if _, err := Load(fakeEnv([]string{"--xxl.job.alarm.webhook.format=slack"}, nil, nil)); err == nil || !strings.Contains(err.Error(), "xxl.job.alarm.webhook.format") {
+		t.Fatalf("err %v", err)
+	}
+}
