@@ -1,0 +1,293 @@
+package thread
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/core/lifecycle"
+)
+
+// alarm_status values (scheduler.md §8). AlarmSending is ours: it marks a
+// row whose alarm is being sent, so a crash there is never re-sent (the Java
+// admin treats any non-zero value as handled, so mixed clusters agree).
+const (
+	AlarmNone      = 0
+	AlarmClaimed   = -1
+	AlarmSending   = -2
+	AlarmNotNeeded = 1
+	AlarmSent      = 2
+	AlarmFailed    = 3
+)
+
+// RetryRequest is a RETRY trigger of a failed log's job.
+type RetryRequest struct {
+	JobID          int
+	FailRetryCount int
+	ShardingParam  string
+	ExecutorParam  *string
+}
+
+// failStore is the part of the store the fail monitor needs.
+type failStore interface {
+	LogFindFailIDs(ctx context.Context, size int) ([]int64, error)
+	LogFindAlarmClaims(ctx context.Context, statuses []int, size int) ([]schema.AlarmClaim, error)
+	LogUpdateAlarmStatus(ctx context.Context, id int64, old, new int) (bool, error)
+	LogLoad(ctx context.Context, id int64) (schema.JobLog, error)
+	LogUpdateTriggerInfo(ctx context.Context, l schema.JobLog) error
+	JobLoad(ctx context.Context, id int) (schema.JobInfo, error)
+	GroupLoad(ctx context.Context, id int) (schema.Group, error)
+}
+
+// FailMonitorConfig configures the fail monitor.
+type FailMonitorConfig struct {
+	Store    failStore
+	Texts    Texts
+	Retry    func(RetryRequest) error
+	Alarm    func(ctx context.Context, job schema.JobInfo, group *schema.Group, log schema.JobLog) bool
+	Now      func() time.Time
+	Log      zerolog.Logger
+	Interval time.Duration // 0: Java's 10 s
+	Batch    int           // 0: Java's 1000
+	// StuckAfter is how long a row must stay claimed, as seen by this admin,
+	// before it is taken back (0: 10 minutes, far above any alarm's timeouts).
+	StuckAfter time.Duration
+	// ReclaimEvery runs the stuck-claim scan every n-th pass (0: 6, once a
+	// minute at the Java interval).
+	ReclaimEvery int
+}
+
+// FailMonitor is JobFailMonitorHelper: it retries and alarms every failed
+// log exactly once across all admins sharing the database (scheduler.md §8).
+//
+// Beyond Java, a row is never left claimed forever: a claim this process
+// could not finish (database gone mid-way) is finished when the database is
+// back, and a row another process left claimed (it crashed) is taken back
+// once it has stayed so for StuckAfter — re-processed if its alarm was not
+// yet being sent, or closed as failed (3) if it was, so no alarm is sent twice.
+type FailMonitor struct {
+	lifecycle.Base
+	cfg FailMonitorConfig
+	log zerolog.Logger
+
+	mu       sync.Mutex
+	pending  map[int64][2]int    // our claims whose final CAS failed: id → {old, new}
+	seen     map[int64]claimSeen // others' transient rows and when we first saw them
+	failing  bool
+	passes   int
+	passDone func()
+}
+
+type claimSeen struct {
+	status int
+	since  time.Time
+}
+
+// NewFailMonitor creates the monitor.
+func NewFailMonitor(cfg FailMonitorConfig) *FailMonitor {
+	if cfg.Interval <= 0 {
+		cfg.Interval = 10 * time.Second
+	}
+	if cfg.Batch <= 0 {
+		cfg.Batch = 1000
+	}
+	if cfg.ReclaimEvery <= 0 {
+		cfg.ReclaimEvery = 6
+	}
+	if cfg.StuckAfter <= 0 {
+		cfg.StuckAfter = 10 * time.Minute
+	}
+	return &FailMonitor{cfg: cfg, log: cfg.Log.With().Str("component", "fail-monitor").Logger(),
+		pending: map[int64][2]int{}, seen: map[int64]claimSeen{}}
+}
+
+// Start runs a pass at once and then every interval.
+func (m *FailMonitor) Start(ctx context.Context) error {
+	if _, err := m.StartBase(ctx); err != nil {
+		return err
+	}
+	m.Go(func(ctx context.Context) {
+		lifecycle.Loop(ctx, m.cfg.Interval, 5*time.Minute, func(ctx context.Context) {
+			err := m.Pass(ctx)
+			switch {
+			case err != nil && ctx.Err() == nil && !m.failing:
+				m.failing = true
+				m.log.Error().Err(err).Msg("fail monitor pass failed; retrying every pass")
+			case err == nil && m.failing:
+				m.failing = false
+				m.log.Info().Msg("fail monitor recovered")
+			}
+			if m.passDone != nil {
+				m.passDone()
+			}
+		})
+	})
+	return nil
+}
+
+// Pass is one round: finish our pending claims, take back stuck ones (every
+// ReclaimEvery-th pass), then claim, retry and alarm new failures.
+func (m *FailMonitor) Pass(ctx context.Context) error {
+	if err := m.finishPending(ctx); err != nil {
+		return err
+	}
+	m.passes++
+	if (m.passes-1)%m.cfg.ReclaimEvery == 0 {
+		if err := m.reclaimStuck(ctx); err != nil {
+			return err
+		}
+	}
+	ids, err := m.cfg.Store.LogFindFailIDs(ctx, m.cfg.Batch)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if err := m.handle(ctx, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// handle claims one failed log and retries and alarms it.
+func (m *FailMonitor) handle(ctx context.Context, id int64) error {
+	won, err := m.cfg.Store.LogUpdateAlarmStatus(ctx, id, AlarmNone, AlarmClaimed)
+	if err != nil || !won {
+		return err
+	}
+	l, err := m.cfg.Store.LogLoad(ctx, id)
+	if errors.Is(err, schema.ErrNotFound) {
+		return nil // deleted meanwhile (retention)
+	}
+	if err != nil {
+		return m.keep(id, AlarmClaimed, AlarmNone, err)
+	}
+	job, jobErr := m.cfg.Store.JobLoad(ctx, l.JobID)
+	if jobErr != nil && !errors.Is(jobErr, schema.ErrNotFound) {
+		return m.keep(id, AlarmClaimed, AlarmNone, jobErr)
+	}
+	if l.ExecutorFailRetryCount > 0 {
+		if err := m.retry(ctx, l); err != nil {
+			return m.keep(id, AlarmClaimed, AlarmNone, err)
+		}
+	}
+	if errors.Is(jobErr, schema.ErrNotFound) {
+		return m.finish(ctx, id, AlarmClaimed, AlarmNotNeeded)
+	}
+	var group *schema.Group
+	if g, err := m.cfg.Store.GroupLoad(ctx, job.JobGroup); err == nil {
+		group = &g
+	} else if !errors.Is(err, schema.ErrNotFound) {
+		return m.keep(id, AlarmClaimed, AlarmNone, err)
+	}
+	// Mark the send before it happens: a crash from here on is closed as
+	// failed by the reclaim, never alarmed twice.
+	if won, err := m.cfg.Store.LogUpdateAlarmStatus(ctx, id, AlarmClaimed, AlarmSending); err != nil || !won {
+		if err != nil {
+			return m.keep(id, AlarmClaimed, AlarmNone, err)
+		}
+		return nil
+	}
+	status := AlarmFailed
+	if m.cfg.Alarm(ctx, job, group, l) {
+		status = AlarmSent
+	}
+	return m.finish(ctx, id, AlarmSending, status)
+}
+
+// retry appends the retry marker to the failed log and queues the RETRY
+// trigger. The marker is stored first: if the process dies in between, the
+// retry is lost rather than run twice, and a reclaimed row that already
+// carries the marker is not retried again.
+func (m *FailMonitor) retry(ctx context.Context, l schema.JobLog) error {
+	marker := "<br><br><span style=\"color:#F39C12;\" > >>>>>>>>>>>" + m.cfg.Texts.Text("jobconf_trigger_type_retry") + "<<<<<<<<<<< </span><br>"
+	old := "null" // Java concatenates a null trigger_msg as "null"
+	if l.TriggerMsg != nil {
+		old = *l.TriggerMsg
+	}
+	if strings.HasSuffix(old, marker) {
+		return nil
+	}
+	msg := old + marker
+	l.TriggerMsg = &msg
+	if err := m.cfg.Store.LogUpdateTriggerInfo(ctx, l); err != nil {
+		return err
+	}
+	req := RetryRequest{JobID: l.JobID, FailRetryCount: l.ExecutorFailRetryCount - 1, ExecutorParam: l.ExecutorParam}
+	if l.ExecutorShardingParam != nil {
+		req.ShardingParam = *l.ExecutorShardingParam
+	}
+	if err := m.cfg.Retry(req); err != nil {
+		m.log.Error().Err(err).Int64("log_id", l.ID).Int("job_id", l.JobID).Msg("fail retry not queued")
+	}
+	return nil
+}
+
+func (m *FailMonitor) finish(ctx context.Context, id int64, old, new int) error {
+	if _, err := m.cfg.Store.LogUpdateAlarmStatus(ctx, id, old, new); err != nil {
+		return m.keep(id, old, new, err)
+	}
+	return nil
+}
+
+// keep remembers a claim whose next step failed so that the next pass
+// completes it (old → new) instead of leaving it claimed.
+func (m *FailMonitor) keep(id int64, old, new int, err error) error {
+	m.mu.Lock()
+	m.pending[id] = [2]int{old, new}
+	m.mu.Unlock()
+	return err
+}
+
+func (m *FailMonitor) finishPending(ctx context.Context) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for id, step := range m.pending {
+		if _, err := m.cfg.Store.LogUpdateAlarmStatus(ctx, id, step[0], step[1]); err != nil {
+			return err
+		}
+		delete(m.pending, id)
+	}
+	return nil
+}
+
+// reclaimStuck takes back rows left claimed by a process that died.
+func (m *FailMonitor) reclaimStuck(ctx context.Context) error {
+	claims, err := m.cfg.Store.LogFindAlarmClaims(ctx, []int{AlarmClaimed, AlarmSending}, m.cfg.Batch)
+	if err != nil {
+		return err
+	}
+	now := m.cfg.Now()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	current := make(map[int64]claimSeen, len(claims))
+	for _, c := range claims {
+		if _, ours := m.pending[c.ID]; ours {
+			continue
+		}
+		prev, ok := m.seen[c.ID]
+		if !ok || prev.status != c.AlarmStatus {
+			current[c.ID] = claimSeen{status: c.AlarmStatus, since: now}
+			continue
+		}
+		if now.Sub(prev.since) < m.cfg.StuckAfter {
+			current[c.ID] = prev
+			continue
+		}
+		next := AlarmNone // claimed but nothing sent: process again
+		if c.AlarmStatus == AlarmSending {
+			next = AlarmFailed // the alarm may or may not have gone out: never send twice
+		}
+		if _, err := m.cfg.Store.LogUpdateAlarmStatus(ctx, c.ID, c.AlarmStatus, next); err != nil {
+			return err
+		}
+		m.log.Warn().Int64("log_id", c.ID).Int("from", c.AlarmStatus).Int("to", next).Msg("took back an alarm claim left by a stopped admin")
+	}
+	m.seen = current
+	return nil
+}

@@ -1,0 +1,97 @@
+package thread
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/core/lifecycle"
+)
+
+// LostAfter is how long a log may run on an executor that is no longer
+// registered before it is closed as failed (scheduler.md §10).
+const LostAfter = 10 * time.Minute
+
+type lostStore interface {
+	LogFindLostIDs(ctx context.Context, lostBefore time.Time) ([]int64, error)
+	LogLoad(ctx context.Context, id int64) (schema.JobLog, error)
+}
+
+// LostMonitor is JobCompleteHelper's monitor: every minute it closes logs
+// still running 10 minutes after their trigger on an executor address that
+// is registered nowhere, with handle_code 500 and joblog_lost_fail.
+type LostMonitor struct {
+	lifecycle.Base
+	store     lostStore
+	completer *Completer
+	texts     Texts
+	now       func() time.Time
+	interval  time.Duration
+	log       zerolog.Logger
+	failing   bool
+	passDone  func()
+}
+
+// NewLostMonitor creates the monitor; interval 0 means Java's 60 s.
+func NewLostMonitor(store lostStore, completer *Completer, texts Texts, now func() time.Time, interval time.Duration, log zerolog.Logger) *LostMonitor {
+	if interval <= 0 {
+		interval = time.Minute
+	}
+	return &LostMonitor{store: store, completer: completer, texts: texts, now: now, interval: interval,
+		log: log.With().Str("component", "lost-monitor").Logger()}
+}
+
+// Start runs a pass at once and then every interval.
+func (m *LostMonitor) Start(ctx context.Context) error {
+	if _, err := m.StartBase(ctx); err != nil {
+		return err
+	}
+	m.Go(func(ctx context.Context) {
+		lifecycle.Loop(ctx, m.interval, m.interval, func(ctx context.Context) {
+			err := m.Pass(ctx)
+			switch {
+			case err != nil && ctx.Err() == nil && !m.failing:
+				m.failing = true
+				m.log.Error().Err(err).Msg("lost-job pass failed; retrying every pass")
+			case err == nil && m.failing:
+				m.failing = false
+				m.log.Info().Msg("lost-job monitor recovered")
+			}
+			if m.passDone != nil {
+				m.passDone()
+			}
+		})
+	})
+	return nil
+}
+
+// Pass closes every lost log found now.
+func (m *LostMonitor) Pass(ctx context.Context) error {
+	now := m.now()
+	ids, err := m.store.LogFindLostIDs(ctx, now.Add(-LostAfter))
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		l, err := m.store.LogLoad(ctx, id)
+		if errors.Is(err, schema.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		msg := m.texts.Text("joblog_lost_fail")
+		l.HandleTime, l.HandleCode, l.HandleMsg = &now, 500, &msg
+		closed, err := m.completer.Finish(ctx, l)
+		if err != nil {
+			return err
+		}
+		if closed {
+			m.log.Warn().Int64("log_id", id).Int("job_id", l.JobID).Str("address", deref(l.ExecutorAddress)).Msg("job result lost, marked failed")
+		}
+	}
+	return nil
+}

@@ -1,0 +1,57 @@
+package thread
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/xxl-admin-go/xxl-admin-go/compat/i18n"
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
+)
+
+// TestLostMonitor: scheduler.md §10 — a log running for more than 10 minutes
+// on an address registered nowhere is closed with 500 and joblog_lost_fail;
+// younger logs and logs on registered executors are left alone.
+func TestLostMonitor(t *testing.T) {
+	storetest.ForEach(t, func(t *testing.T, s *schema.Store) {
+		ctx := context.Background()
+		now := time.Now().Truncate(time.Second)
+		running := func(age time.Duration, addr string) int64 {
+			at := now.Add(-age)
+			id, err := s.LogSave(ctx, schema.JobLog{JobGroup: 1, JobID: 1, TriggerTime: &at})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.LogUpdateTriggerInfo(ctx, schema.JobLog{ID: id, TriggerTime: &at, TriggerCode: 200, ExecutorAddress: &addr}); err != nil {
+				t.Fatal(err)
+			}
+			return id
+		}
+		lost := running(11*time.Minute, "http://gone:9999/")
+		young := running(9*time.Minute, "http://gone:9999/")
+		alive := running(11*time.Minute, "http://alive:9999/")
+		if err := s.RegistrySave(ctx, "EXECUTOR", "xxl-job-executor-sample", "http://alive:9999/", now); err != nil {
+			t.Fatal(err)
+		}
+		for _, lang := range []struct{ lang, msg string }{{"zh_CN", "任务结果丢失，标记失败"}} {
+			texts := i18n.Load(lang.lang)
+			c := NewCompleter(s, texts, (&childRecorder{}).fire, func() time.Time { return now }, zerolog.Nop())
+			m := NewLostMonitor(s, c, texts, func() time.Time { return now }, 0, zerolog.Nop())
+			if err := m.Pass(ctx); err != nil {
+				t.Fatal(err)
+			}
+			l, _ := s.LogLoad(ctx, lost)
+			if l.HandleCode != 500 || l.HandleMsg == nil || *l.HandleMsg != lang.msg || l.HandleTime == nil || !l.HandleTime.Equal(now) {
+				t.Fatalf("lost log: %d %v %v", l.HandleCode, l.HandleMsg, l.HandleTime)
+			}
+		}
+		for _, id := range []int64{young, alive} {
+			if l, _ := s.LogLoad(ctx, id); l.HandleCode != 0 {
+				t.Errorf("log %d closed: %d", id, l.HandleCode)
+			}
+		}
+	})
+}
