@@ -1,0 +1,57 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/rs/zerolog"
+)
+
+// nopStore accepts everything without keeping it.
+type nopStore struct{}
+
+func (nopStore) Registry(context.Context, RegistryParam) error         { return nil }
+func (nopStore) RegistryRemove(context.Context, RegistryParam) error   { return nil }
+func (nopStore) Callback(context.Context, []HandleCallbackParam) error { return nil }
+
+func benchHandler(b *testing.B, uri, body string) {
+	h := NewHandler(HandlerConfig{AccessToken: testToken}, nopStore{}, nopStore{}, zerolog.Nop())
+	b.ReportAllocs()
+	for b.Loop() {
+		req := httptest.NewRequest(http.MethodPost, "/api/"+uri, strings.NewReader(body))
+		req.Header.Set(TokenHeader, testToken)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Body.String() != successBody {
+			b.Fatalf("got %s", rec.Body.String())
+		}
+	}
+}
+
+func BenchmarkHandlerRegistry(b *testing.B) { benchHandler(b, "registry", regBody) }
+
+func BenchmarkHandlerCallback(b *testing.B) {
+	benchHandler(b, "callback", `[{"logId":1046,"logDateTim":1795328512775,"handleCode":500,"handleMsg":"boom"},{"logId":1047,"logDateTim":1795328512881,"handleCode":200},{"logId":1045,"logDateTim":1795328512670,"handleCode":200}]`)
+}
+
+func BenchmarkClientRun(b *testing.B) {
+	srv := httptest.NewServer(&fakeExecutor{status: 200, body: `{"code":200}`})
+	defer srv.Close()
+	c := NewClient(ClientConfig{AccessToken: testToken})
+	defer c.CloseIdleConnections()
+	p := TriggerParam{
+		JobID: 401, ExecutorHandler: ptr("demoJobHandler"), ExecutorParams: ptr("from-admin-client"),
+		ExecutorBlockStrategy: ptr("SERIAL_EXECUTION"), LogID: 1051, LogDateTime: 1795328526855,
+		GlueType: "BEAN", GlueSource: ptr(""), GlueUpdatetime: 1795328526855, BroadcastTotal: 1,
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if r := c.Run(ctx, srv.URL, p); !r.OK() {
+			b.Fatalf("got %+v", r)
+		}
+	}
+}

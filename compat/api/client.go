@@ -1,0 +1,189 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"fmt"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Defaults of [ClientConfig].
+const (
+	DefaultClientTimeout       = 3 * time.Second
+	DefaultMaxIdleConnsPerHost = 64
+	DefaultMaxResponseBytes    = 64 << 20
+)
+
+// ClientConfig configures [NewClient].
+type ClientConfig struct {
+	// AccessToken is sent in XXL-JOB-ACCESS-TOKEN when it is not blank
+	// (String.trim() semantics, §3.1).
+	AccessToken string
+	// Timeout is both the connect timeout and the read timeout (default
+	// 3 s, fixed in Java 2.4.x, §3.1). Like Java's socket read timeout it
+	// bounds each wait for data — the response headers and every read of
+	// the body — not the whole exchange; bound that with the context.
+	Timeout time.Duration
+	// MaxIdleConnsPerHost is the keep-alive pool per executor (default
+	// DefaultMaxIdleConnsPerHost): a busy executor receives many
+	// concurrent triggers.
+	MaxIdleConnsPerHost int
+	// MaxResponseBytes caps an executor's answer (default
+	// DefaultMaxResponseBytes; a /log page is the only large one). Java
+	// has no cap.
+	MaxResponseBytes int64
+	// VerifyTLS turns on certificate and host-name verification for https
+	// executor addresses. Off by default because the Java admin accepts
+	// every certificate (§3.1): executors behind self-signed certificates
+	// work with it, and a drop-in replacement must not break them.
+	VerifyTLS bool
+}
+
+// Client is the admin-side executor client (ExecutorBizClient, §3). One
+// Client serves every executor address and shares one connection pool;
+// it is safe for concurrent use. Calls never return a Go error: like Java,
+// every failure is a code-500 ReturnT whose msg is one of the texts of
+// §3.1, because that text is what ends up in trigger_msg or the console.
+type Client struct {
+	token    string
+	timeout  time.Duration
+	maxBody  int64
+	http     *http.Client
+	idleConn func()
+}
+
+// NewClient builds a Client; zero config values take the defaults.
+func NewClient(cfg ClientConfig) *Client {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultClientTimeout
+	}
+	if cfg.MaxIdleConnsPerHost <= 0 {
+		cfg.MaxIdleConnsPerHost = DefaultMaxIdleConnsPerHost
+	}
+	if cfg.MaxResponseBytes <= 0 {
+		cfg.MaxResponseBytes = DefaultMaxResponseBytes
+	}
+	dialer := &net.Dialer{Timeout: cfg.Timeout, KeepAlive: 30 * time.Second}
+	transport := &http.Transport{
+		// Java's HttpURLConnection ignores HTTP_PROXY & co.; so do we.
+		Proxy:       nil,
+		DialContext: dialer.DialContext,
+		TLSClientConfig: &tls.Config{
+			InsecureSkipVerify: !cfg.VerifyTLS, // see ClientConfig.VerifyTLS
+			MinVersion:         tls.VersionTLS12,
+		},
+		TLSHandshakeTimeout:   cfg.Timeout,
+		ResponseHeaderTimeout: cfg.Timeout,
+		MaxIdleConnsPerHost:   cfg.MaxIdleConnsPerHost,
+		// The Java executor closes connections idle for 90 s; dropping
+		// ours earlier avoids reusing one it is closing.
+		IdleConnTimeout:    60 * time.Second,
+		DisableCompression: true, // executors never compress
+	}
+	return &Client{
+		token:   cfg.AccessToken,
+		timeout: cfg.Timeout,
+		maxBody: cfg.MaxResponseBytes,
+		http: &http.Client{
+			Transport: transport,
+			// A redirect is reported as a bad status instead of being
+			// followed: no executor redirects, and following one would
+			// send the token elsewhere.
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		},
+		idleConn: transport.CloseIdleConnections,
+	}
+}
+
+// CloseIdleConnections closes pooled keep-alive connections (on shutdown).
+func (c *Client) CloseIdleConnections() { c.idleConn() }
+
+// Run sends a trigger (§3.4).
+func (c *Client) Run(ctx context.Context, address string, p TriggerParam) ReturnT[string] {
+	return call[string](ctx, c, address, "run", p)
+}
+
+// Beat probes an executor for FAILOVER (§3.2); the body is the JSON string
+// "" as the Java client sends it.
+func (c *Client) Beat(ctx context.Context, address string) ReturnT[string] {
+	return call[string](ctx, c, address, "beat", "")
+}
+
+// IdleBeat probes a job thread for BUSYOVER (§3.3).
+func (c *Client) IdleBeat(ctx context.Context, address string, p IdleBeatParam) ReturnT[string] {
+	return call[string](ctx, c, address, "idleBeat", p)
+}
+
+// Kill stops a job thread (§3.5).
+func (c *Client) Kill(ctx context.Context, address string, p KillParam) ReturnT[string] {
+	return call[string](ctx, c, address, "kill", p)
+}
+
+// Log reads a page of an execution log (§3.6).
+func (c *Client) Log(ctx context.Context, address string, p LogParam) ReturnT[LogResult] {
+	return call[LogResult](ctx, c, address, "log", p)
+}
+
+// ExecutorURL joins an executor address and a path word as Java does
+// (§3.1): trim, add "/" unless present, append the word.
+func ExecutorURL(address, word string) string {
+	a := javaTrim(address)
+	if !strings.HasSuffix(a, "/") {
+		a += "/"
+	}
+	return a + word
+}
+
+// call performs one POST and interprets the answer (§3.1).
+func call[T any](ctx context.Context, c *Client, address, word string, param any) ReturnT[T] {
+	url := ExecutorURL(address, word)
+	if isTrimBlank(address) {
+		// Java has no client for a blank address and the caller fails
+		// with a null-pointer error (§3.8); report it plainly instead.
+		return remotingError[T]("executor address is blank", url)
+	}
+	body, err := gsonJSON(param)
+	if err != nil {
+		return remotingError[T]("encode request: "+err.Error(), url)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return remotingError[T](err.Error(), url)
+	}
+	req.Header["Content-Type"] = []string{"application/json;charset=UTF-8"}
+	req.Header["Accept-Charset"] = []string{"application/json;charset=UTF-8"}
+	if !isTrimBlank(c.token) {
+		// Written in the protocol's own case (executors match it
+		// case-insensitively anyway).
+		req.Header[TokenHeader] = []string{c.token}
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return remotingError[T](transportErrorText(err, false), url)
+	}
+	defer func() { _ = resp.Body.Close() }()
+	if resp.StatusCode != http.StatusOK {
+		discard(resp.Body)
+		return Fail[T]("xxl-job remoting fail, StatusCode(" + strconv.Itoa(resp.StatusCode) + ") invalid. for url : " + url)
+	}
+	text, failure := readAnswer(resp.Body, c.timeout, cancel, c.maxBody)
+	if failure != "" {
+		return remotingError[T](failure, url)
+	}
+	r, err := DecodeReturnT[T]([]byte(text))
+	if err != nil {
+		return Fail[T]("xxl-job remoting (url=" + url + ") response content invalid(" + text + ").")
+	}
+	return r
+}
+
+func remotingError[T any](msg, url string) ReturnT[T] {
+	return Fail[T](fmt.Sprintf("xxl-job remoting error(%s), for url : %s", msg, url))
+}

@@ -1,0 +1,172 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/rs/zerolog"
+)
+
+// Registry stores executor registrations (§2.4). Implementations should be
+// a fast upsert / delete; the handler waits for them (see [NewHandler]).
+type Registry interface {
+	Registry(ctx context.Context, p RegistryParam) error
+	RegistryRemove(ctx context.Context, p RegistryParam) error
+}
+
+// Callbacks processes execution results (§2.5) — the whole POST at once.
+type Callbacks interface {
+	Callback(ctx context.Context, items []HandleCallbackParam) error
+}
+
+// Defaults of [HandlerConfig].
+const (
+	DefaultMaxBodyBytes = 10 << 20
+	DefaultCallTimeout  = 2 * time.Second
+)
+
+// HandlerConfig configures [NewHandler].
+type HandlerConfig struct {
+	// AccessToken is xxl.job.accessToken; empty or blank disables the
+	// check (§2.2 step 3).
+	AccessToken string
+	// MaxBodyBytes caps a request body (default DefaultMaxBodyBytes). Java
+	// has no cap; a larger body is refused with code 500 before anything
+	// reaches Registry or Callbacks.
+	MaxBodyBytes int64
+	// CallTimeout bounds each Registry / Callbacks call (default
+	// DefaultCallTimeout). It must stay well under the executor's 3 s read
+	// timeout so that the executor sees our failure instead of timing out
+	// and re-sending a callback that was in fact stored.
+	CallTimeout time.Duration
+	// NotRouted serves paths that Java's /api/{uri} mapping does not match
+	// (e.g. /api/a/b, /api/): Spring's error page behind the console login
+	// (§2.1). Default http.NotFound.
+	NotRouted http.Handler
+}
+
+// Protocol messages of §2.2; they are part of the wire contract.
+const (
+	msgMethod       = "invalid request, HttpMethod not support."
+	msgURIEmpty     = "invalid request, uri-mapping empty."
+	msgToken        = "The access token is wrong."
+	msgIllegalArg   = "Illegal Argument."
+	contentTypeJSON = "application/json;charset=utf-8"
+)
+
+// NewHandler serves the executor-facing API at the relative paths
+// /api/{uri}; mount it under the context path with http.StripPrefix (a
+// path without the leading slash, "api/{uri}", is accepted too).
+//
+// Checks run in Java's order — method, blank uri, token, uri name, then
+// the body — and every routed answer is HTTP 200 with a ReturnT (§2.2).
+//
+// Unlike Java, which acknowledges first and stores asynchronously (§2.4,
+// §2.5), the handler calls reg / cb synchronously under CallTimeout and
+// answers success only once they returned nil; an error or timeout answers
+// code 500, which makes the executor keep the data and retry (for
+// callbacks: its retry file, §2.5). So a success is durable. reg and cb
+// must not be nil.
+func NewHandler(cfg HandlerConfig, reg Registry, cb Callbacks, log zerolog.Logger) http.Handler {
+	if reg == nil || cb == nil {
+		panic("api.NewHandler: Registry and Callbacks are required")
+	}
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if cfg.CallTimeout <= 0 {
+		cfg.CallTimeout = DefaultCallTimeout
+	}
+	if cfg.NotRouted == nil {
+		cfg.NotRouted = http.NotFoundHandler()
+	}
+	return &handler{cfg: cfg, reg: reg, cb: cb, log: log}
+}
+
+type handler struct {
+	cfg HandlerConfig
+	reg Registry
+	cb  Callbacks
+	log zerolog.Logger
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	uri, ok := apiURI(r.URL)
+	if !ok {
+		h.cfg.NotRouted.ServeHTTP(w, r)
+		return
+	}
+	log := h.log.With().Str("uri", uri).Str("remote", r.RemoteAddr).Logger()
+	switch {
+	case !strings.EqualFold(r.Method, http.MethodPost):
+		writeFail(w, msgMethod)
+		return
+	case isTrimBlank(uri):
+		writeFail(w, msgURIEmpty)
+		return
+	}
+	header, present := tokenHeader(r.Header)
+	if !TokenAccepted(h.cfg.AccessToken, header, present) {
+		log.Warn().Bool("token_sent", present).Msg("api: access token rejected")
+		writeFail(w, msgToken)
+		return
+	}
+	var serve func(ctx context.Context, body []byte, log zerolog.Logger) string
+	switch uri {
+	case "callback":
+		serve = h.callback
+	case "registry":
+		serve = h.registry(h.reg.Registry)
+	case "registryRemove":
+		serve = h.registry(h.reg.RegistryRemove)
+	default:
+		writeFail(w, "invalid request, uri-mapping("+uri+") not found.")
+		return
+	}
+	body, msg := h.readBody(w, r)
+	if msg != "" {
+		log.Warn().Str("reason", msg).Msg("api: request body refused")
+		writeFail(w, msg)
+		return
+	}
+	if msg := serve(r.Context(), body, log); msg != "" {
+		writeFail(w, msg)
+		return
+	}
+	writeJSON(w, successBody)
+}
+
+// tokenHeader returns the first value of the token header, as the
+// servlet's getHeader does.
+func tokenHeader(h http.Header) (string, bool) {
+	v := h.Values(TokenHeader)
+	if len(v) == 0 {
+		return "", false
+	}
+	return v[0], true
+}
+
+// readBody reads the whole body under the size cap; a non-empty msg is the
+// failure to answer. A body announced too large is refused unread, and
+// MaxBytesReader makes the server close such a connection.
+func (h *handler) readBody(w http.ResponseWriter, r *http.Request) (body []byte, msg string) {
+	limit := h.cfg.MaxBodyBytes
+	tooBigMsg := fmt.Sprintf("invalid request, request body larger than %d bytes.", limit)
+	if r.ContentLength > limit {
+		return nil, tooBigMsg
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return nil, tooBigMsg
+	}
+	if err != nil {
+		return nil, "invalid request body: " + err.Error()
+	}
+	return body, ""
+}

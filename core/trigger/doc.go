@@ -1,0 +1,26 @@
+// Package trigger runs one trigger of a job the way the Java admin's
+// XxlJobTrigger does (scheduler.md §5) and hands triggers to the fast and
+// slow worker pools of JobTriggerPoolHelper (scheduler.md §4).
+//
+// A [Flow] loads the job and its group, fans SHARDING_BROADCAST out to
+// every registered address, and for each shard inserts the log row before
+// calling the executor's /run, then updates the row with the result and the
+// trigger_msg text of scheduler.md §6 (byte-exact, in the configured
+// bundle's language).
+//
+// [Pools] queue triggers without ever blocking the submitter: a job whose
+// triggers took longer than 500 ms more than ten times in the current
+// minute is demoted to the slow pool for the rest of that minute. A full
+// queue is reported to the submitter with [ErrPoolFull] and recorded as a
+// failed log row, so no trigger disappears silently.
+//
+// Divergences from Java, all in cases where Java fails half-way with a
+// null-pointer error and leaves a log row at trigger_code 0 forever
+// (scheduler.md §5 failure note): an unknown route strategy, a missing
+// group or a NULL glue_updatetime produce a finished row instead — code 500
+// with an explanatory text for the first two, glueUpdatetime 0 for the
+// third. Values longer than their log column (executor_param over 512
+// characters from a "run once" override, schema.md §1) are clipped in the
+// log row only, so the UPDATE never fails after the executor was called;
+// the executor still receives the full value.
+package trigger

@@ -1,0 +1,123 @@
+package trigger
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/xxl-admin-go/xxl-admin-go/compat/api"
+	"github.com/xxl-admin-go/xxl-admin-go/compat/i18n"
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/core/route"
+)
+
+// Executor is the part of the executor client the flow uses: /run for the
+// trigger, /beat and /idleBeat for the FAILOVER and BUSYOVER probes.
+// *api.Client satisfies it.
+type Executor interface {
+	Run(ctx context.Context, address string, p api.TriggerParam) api.ReturnT[string]
+	Beat(ctx context.Context, address string) api.ReturnT[string]
+	IdleBeat(ctx context.Context, address string, p api.IdleBeatParam) api.ReturnT[string]
+}
+
+// DefaultMaxBatch is how many log writes of concurrent triggers share one
+// transaction by default.
+const DefaultMaxBatch = 64
+
+// FlowConfig holds a Flow's dependencies.
+type FlowConfig struct {
+	Store  *schema.Store
+	Client Executor
+	// Routes holds the route strategies (one per process, routing.md
+	// §1.9). Nil builds one probing through Client and titled by Texts.
+	Routes *route.Registry
+	// Texts is the configured i18n bundle; trigger_msg is written in it.
+	// Nil means zh_CN, the Java default (scheduler.md §12).
+	Texts Texts
+	// AdminAddress is printed as the trigger machine address. Java prints
+	// IpUtil.getIp() — the host IP without port (scheduler.md §6); empty
+	// computes that with MachineIP.
+	AdminAddress string
+	// Now is the clock of trigger_time and logDateTime; default time.Now.
+	Now func() time.Time
+	Log zerolog.Logger
+	// MaxBatch caps the log writes committed together (see logWriter);
+	// 0 means DefaultMaxBatch, 1 writes every statement on its own.
+	MaxBatch int
+}
+
+// Flow runs triggers (XxlJobTrigger.trigger). It is safe for concurrent use.
+type Flow struct {
+	store  *schema.Store
+	client Executor
+	routes *route.Registry
+	texts  Texts
+	admin  string
+	now    func() time.Time
+	log    zerolog.Logger
+	writer *logWriter
+}
+
+// NewFlow builds a Flow.
+func NewFlow(cfg FlowConfig) *Flow {
+	f := &Flow{
+		store:  cfg.Store,
+		client: cfg.Client,
+		routes: cfg.Routes,
+		texts:  cfg.Texts,
+		admin:  cfg.AdminAddress,
+		now:    cfg.Now,
+		log:    cfg.Log,
+	}
+	if f.texts == nil {
+		f.texts = i18n.Load("zh_CN")
+	}
+	if f.now == nil {
+		f.now = time.Now
+	}
+	if f.admin == "" {
+		f.admin = MachineIP()
+	}
+	if f.routes == nil {
+		f.routes = route.NewRegistry(route.Config{Prober: NewProber(cfg.Client), Text: f.texts.Text})
+	}
+	batch := cfg.MaxBatch
+	if batch <= 0 {
+		batch = DefaultMaxBatch
+	}
+	f.writer = newLogWriter(cfg.Store, batch)
+	return f
+}
+
+// WriteStats reports how many log statements were written and in how many
+// commits, for metrics and the benchmarks.
+func (f *Flow) WriteStats() (statements, commits int64) { return f.writer.stats() }
+
+// Trigger runs one trigger: one log row and one /run per target, or one per
+// registered address for SHARDING_BROADCAST (scheduler.md §5). Executor
+// failures end up in the log rows; the error is only for the database.
+func (f *Flow) Trigger(ctx context.Context, req Request) error {
+	job, err := f.store.JobLoad(ctx, req.JobID)
+	if errors.Is(err, schema.ErrNotFound) {
+		f.log.Warn().Int("job_id", req.JobID).Str("trigger_type", string(req.Type)).Msg("trigger skipped: job not found")
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("trigger job %d: %w", req.JobID, err)
+	}
+	p, err := f.plan(ctx, req, job)
+	if err != nil {
+		return fmt.Errorf("trigger job %d: %w", req.JobID, err)
+	}
+	// Shards run one after another, as in Java, so their log ids ascend
+	// with the shard index.
+	for _, sh := range p.shards() {
+		if err := f.process(ctx, p, sh); err != nil {
+			return fmt.Errorf("trigger job %d shard %s: %w", req.JobID, sh.text(), err)
+		}
+	}
+	return nil
+}

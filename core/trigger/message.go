@@ -1,0 +1,104 @@
+package trigger
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Texts resolves server-side i18n keys in the configured language
+// (scheduler.md §12); *i18n.Bundle satisfies it.
+type Texts interface {
+	Text(key string) string
+}
+
+// colon is the full-width colon U+FF1A that trigger_msg uses everywhere.
+const colon = "："
+
+// runHeader opens the run section; its markup is literal in every language.
+const (
+	runHeaderOpen  = `<br><br><span style="color:#00c0ef;" > >>>>>>>>>>>`
+	runHeaderClose = `<<<<<<<<<<< </span><br>`
+)
+
+// message holds everything trigger_msg shows (scheduler.md §6).
+type message struct {
+	Type         Type
+	AdminAddress string
+	AddressType  int      // group address_type after a possible override
+	Registry     []string // nil prints "null"
+	RouteTitle   string
+	Shard        *shard // set only for SHARDING_BROADCAST: "(i/t)" suffix
+	BlockTitle   string
+	Timeout      int
+	FailRetry    int
+	// RouteMsg is the router's message (address-empty text, FAILOVER or
+	// BUSYOVER probe report, or our own failure text); "" means Java's null.
+	RouteMsg string
+	// Run is the /run outcome; nil when no address was chosen.
+	Run *runOutcome
+}
+
+// runOutcome is what /run answered at an address; Msg nil prints "null".
+type runOutcome struct {
+	Address string
+	Code    int
+	Msg     *string
+}
+
+// render builds the exact trigger_msg text: no newlines, each "<br>"
+// directly after the previous value.
+func (m message) render(t Texts) string {
+	var b strings.Builder
+	b.Grow(512)
+	field := func(key, value string) {
+		b.WriteString(t.Text(key))
+		b.WriteString(colon)
+		b.WriteString(value)
+	}
+	field("jobconf_trigger_type", t.Text(m.Type.TitleKey()))
+	b.WriteString("<br>")
+	field("jobconf_trigger_admin_adress", m.AdminAddress)
+	b.WriteString("<br>")
+	regType := "jobgroup_field_addressType_1"
+	if m.AddressType == 0 {
+		regType = "jobgroup_field_addressType_0"
+	}
+	field("jobconf_trigger_exe_regtype", t.Text(regType))
+	b.WriteString("<br>")
+	field("jobconf_trigger_exe_regaddress", listText(m.Registry))
+	b.WriteString("<br>")
+	field("jobinfo_field_executorRouteStrategy", m.RouteTitle)
+	if m.Shard != nil {
+		b.WriteString("(" + m.Shard.text() + ")")
+	}
+	b.WriteString("<br>")
+	field("jobinfo_field_executorBlockStrategy", m.BlockTitle)
+	b.WriteString("<br>")
+	field("jobinfo_field_timeout", strconv.Itoa(m.Timeout))
+	b.WriteString("<br>")
+	field("jobinfo_field_executorFailRetryCount", strconv.Itoa(m.FailRetry))
+	b.WriteString(runHeaderOpen)
+	b.WriteString(t.Text("jobconf_trigger_run"))
+	b.WriteString(runHeaderClose)
+	if m.RouteMsg != "" {
+		b.WriteString(m.RouteMsg)
+		b.WriteString("<br><br>")
+	}
+	if m.Run != nil {
+		b.WriteString(runBlock(t, *m.Run))
+	}
+	return b.String()
+}
+
+// runBlock is the rewritten /run msg: the words address, code and msg are
+// literal English in every language.
+func runBlock(t Texts, r runOutcome) string {
+	msg := "null"
+	if r.Msg != nil {
+		msg = *r.Msg
+	}
+	return t.Text("jobconf_trigger_run") + colon + "<br>address" + colon + r.Address +
+		"<br>code" + colon + strconv.Itoa(r.Code) + "<br>msg" + colon + msg
+}
+
+func (s shard) text() string { return strconv.Itoa(s.index) + "/" + strconv.Itoa(s.total) }

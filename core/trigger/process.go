@@ -1,0 +1,133 @@
+package trigger
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/xxl-admin-go/xxl-admin-go/compat/api"
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/core/route"
+)
+
+// finishTimeout bounds the log UPDATE after /run. It runs even when the
+// trigger's context was cancelled meanwhile (shutdown), because a row left
+// at trigger_code 0 would count as running forever.
+const finishTimeout = 10 * time.Second
+
+// process is processTrigger: one log row and at most one /run for one
+// shard (scheduler.md §5, §5.1).
+func (f *Flow) process(ctx context.Context, p *plan, sh shard) error {
+	now := f.now()
+	logID, err := f.writer.insert(ctx, schema.JobLog{
+		JobGroup: p.job.JobGroup, JobID: p.job.ID, TriggerTime: &now,
+	})
+	if err != nil {
+		return err
+	}
+	param := p.triggerParam(logID, now, sh)
+	msg := message{
+		Type:         p.typ,
+		AdminAddress: f.admin,
+		AddressType:  p.addressType,
+		Registry:     p.registry,
+		RouteTitle:   f.routeTitle(p),
+		BlockTitle:   p.blockTitle,
+		Timeout:      p.job.ExecutorTimeout,
+		FailRetry:    p.failRetry,
+	}
+	var sharding *string
+	if p.broadcast {
+		msg.Shard = &sh
+		sharding = schema.Ptr(sh.text())
+	}
+	address, routeMsg := f.pickAddress(ctx, p, sh)
+	msg.RouteMsg = routeMsg
+	code := api.CodeFail
+	if address != nil {
+		r := f.client.Run(ctx, *address, param)
+		code = r.Code
+		msg.Run = &runOutcome{Address: *address, Code: r.Code, Msg: r.Msg}
+	}
+	text := msg.render(f.texts)
+	row := schema.JobLog{
+		ID:                     logID,
+		TriggerTime:            &now,
+		TriggerCode:            code,
+		TriggerMsg:             schema.Ptr(clipBytes(text, textColumnBytes)),
+		ExecutorAddress:        clipPtr(address, 255),
+		ExecutorHandler:        clipPtr(p.job.ExecutorHandler, 255),
+		ExecutorParam:          clipPtr(p.param, 512),
+		ExecutorShardingParam:  clipPtr(sharding, 20),
+		ExecutorFailRetryCount: p.failRetry,
+	}
+	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finishTimeout)
+	defer cancel()
+	if err := f.writer.update(fctx, row); err != nil {
+		return err
+	}
+	ev := f.log.Debug()
+	if code != api.CodeSuccess {
+		ev = f.log.Warn()
+	}
+	ev.Int("job_id", p.job.ID).Int64("log_id", logID).Str("trigger_type", string(p.typ)).
+		Int("trigger_code", code).Str("executor_address", deref(address)).Msg("trigger finished")
+	return nil
+}
+
+// pickAddress is step 5: the executor address (nil for none) and the route
+// message ("" for none).
+func (f *Flow) pickAddress(ctx context.Context, p *plan, sh shard) (*string, string) {
+	switch {
+	case p.groupMissing:
+		return nil, "executor group [" + strconv.Itoa(p.job.JobGroup) + "] not found"
+	case p.route == nil:
+		return nil, fmt.Sprintf("route strategy [%s] is not valid", p.routeName)
+	case len(p.registry) == 0:
+		return nil, f.texts.Text("jobconf_trigger_address_empty")
+	case p.broadcast:
+		// list[index], or list[0] when the list shrank since (a shard
+		// retry); no route message.
+		i := sh.index
+		if i < 0 || i >= len(p.registry) {
+			i = 0
+		}
+		return &p.registry[i], ""
+	}
+	res := p.route.Route(ctx, route.Request{JobID: p.job.ID, BroadcastIndex: sh.index}, p.registry)
+	if !res.OK() {
+		return nil, res.Msg
+	}
+	return &res.Address, res.Msg
+}
+
+// triggerParam is the /run body (executor-protocol.md §3.4); column values
+// go out raw.
+func (p *plan) triggerParam(logID int64, now time.Time, sh shard) api.TriggerParam {
+	var glueUpdated int64
+	if p.job.GlueUpdatetime != nil {
+		glueUpdated = p.job.GlueUpdatetime.UnixMilli()
+	}
+	return api.TriggerParam{
+		JobID:                 p.job.ID,
+		ExecutorHandler:       p.job.ExecutorHandler,
+		ExecutorParams:        p.param,
+		ExecutorBlockStrategy: p.job.ExecutorBlockStrategy,
+		ExecutorTimeout:       p.job.ExecutorTimeout,
+		LogID:                 logID,
+		LogDateTime:           now.UnixMilli(),
+		GlueType:              p.job.GlueType,
+		GlueSource:            p.job.GlueSource,
+		GlueUpdatetime:        glueUpdated,
+		BroadcastIndex:        sh.index,
+		BroadcastTotal:        sh.total,
+	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

@@ -1,0 +1,23 @@
+package trigger
+
+import "strings"
+
+// Type is why a trigger happened (Java TriggerTypeEnum); it only shows in
+// trigger_msg.
+type Type string
+
+// Trigger types, scheduler.md §5 table.
+const (
+	TypeCron    Type = "CRON"
+	TypeManual  Type = "MANUAL"
+	TypeParent  Type = "PARENT"
+	TypeAPI     Type = "API"
+	TypeRetry   Type = "RETRY"
+	TypeMisfire Type = "MISFIRE"
+)
+
+// TitleKey is the i18n key of the type's title (scheduler.md §12), e.g.
+// jobconf_trigger_type_cron.
+func (t Type) TitleKey() string {
+	return "jobconf_trigger_type_" + strings.ToLower(string(t))
+}
