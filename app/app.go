@@ -15,10 +15,8 @@ import (
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/api"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/config"
-	"github.com/xxl-admin-go/xxl-admin-go/compat/i18n"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/core/lifecycle"
-	"github.com/xxl-admin-go/xxl-admin-go/core/thread"
 )
 
 // Options are what the process gives the app besides the configuration.
@@ -43,20 +41,15 @@ func Run(ctx context.Context, cfg *config.Config, log zerolog.Logger, opt Option
 	}
 	defer store.Close()
 
-	registrar := thread.NewRegistrar(store, opt.Now, log)
-	texts := i18n.Load(cfg.I18n)
-	completer := thread.NewCompleter(store, texts, func(jobID int) error {
-		return fmt.Errorf("child job %d: trigger pools are not part of this build yet", jobID)
-	}, opt.Now, log)
-	apiHandler := api.NewHandler(api.HandlerConfig{AccessToken: cfg.AccessToken}, registrar, completer, log)
+	parts := build(cfg, store, opt, log)
+	apiHandler := api.NewHandler(api.HandlerConfig{AccessToken: cfg.AccessToken}, parts.registrar, parts.completer, log)
 
 	var components lifecycle.Group
-	if err := components.Start(ctx,
-		thread.NewRegistryMonitor(store, opt.Now, 0, log),
-	); err != nil {
+	if err := components.Start(ctx, parts.components...); err != nil {
 		return fmt.Errorf("start components: %w", err)
 	}
 	defer components.Stop()
+	defer parts.client.CloseIdleConnections()
 
 	addr := net.JoinHostPort(cfg.ServerAddress, strconv.Itoa(cfg.ServerPort))
 	ln, err := net.Listen("tcp", addr)

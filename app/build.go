@@ -1,0 +1,60 @@
+package app
+
+import (
+	"context"
+
+	"github.com/rs/zerolog"
+
+	"github.com/xxl-admin-go/xxl-admin-go/compat/api"
+	"github.com/xxl-admin-go/xxl-admin-go/compat/config"
+	"github.com/xxl-admin-go/xxl-admin-go/compat/i18n"
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/core/lifecycle"
+	"github.com/xxl-admin-go/xxl-admin-go/core/thread"
+	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
+)
+
+// parts are the built components and the services the HTTP layer uses.
+type parts struct {
+	client     *api.Client
+	registrar  *thread.Registrar
+	completer  *thread.Completer
+	components []lifecycle.Component // in start order (Java's, scheduler.md §1)
+}
+
+// build creates every component from the configuration. Nothing starts here.
+func build(cfg *config.Config, store *schema.Store, opt Options, log zerolog.Logger) parts {
+	texts := i18n.Load(cfg.I18n)
+	client := api.NewClient(api.ClientConfig{AccessToken: cfg.AccessToken})
+	flow := trigger.NewFlow(trigger.FlowConfig{Store: store, Client: client, Texts: texts, Now: opt.Now,
+		Log: log.With().Str("component", "trigger").Logger()})
+	pools := trigger.NewPools(trigger.PoolConfig{FastMax: cfg.TriggerFastMax, SlowMax: cfg.TriggerSlowMax,
+		Now: opt.Now, Log: log.With().Str("component", "trigger-pool").Logger()}, flow)
+
+	completer := thread.NewCompleter(store, texts, func(jobID int) error {
+		return pools.Submit(trigger.Request{JobID: jobID, Type: trigger.TypeParent, FailRetryCount: -1})
+	}, opt.Now, log.With().Str("component", "completer").Logger())
+
+	failMonitor := thread.NewFailMonitor(thread.FailMonitorConfig{
+		Store: store, Texts: texts, Now: opt.Now, Log: log,
+		Retry: func(r thread.RetryRequest) error {
+			return pools.Submit(trigger.Request{JobID: r.JobID, Type: trigger.TypeRetry, FailRetryCount: r.FailRetryCount,
+				ShardingParam: r.ShardingParam, ExecutorParam: r.ExecutorParam})
+		},
+		Alarm: func(ctx context.Context, job schema.JobInfo, group *schema.Group, l schema.JobLog) bool {
+			return true // alarm channels are wired by the alarm component
+		},
+	})
+
+	return parts{
+		client:    client,
+		registrar: thread.NewRegistrar(store, opt.Now, log),
+		completer: completer,
+		components: []lifecycle.Component{
+			pools,
+			thread.NewRegistryMonitor(store, opt.Now, 0, log),
+			failMonitor,
+			thread.NewLostMonitor(store, completer, texts, opt.Now, 0, log),
+		},
+	}
+}
