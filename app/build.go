@@ -9,6 +9,7 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/compat/config"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/i18n"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/core/alarm"
 	"github.com/xxl-admin-go/xxl-admin-go/core/lifecycle"
 	"github.com/xxl-admin-go/xxl-admin-go/core/thread"
 	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
@@ -35,6 +36,7 @@ func build(cfg *config.Config, store *schema.Store, opt Options, log zerolog.Log
 		return pools.Submit(trigger.Request{JobID: jobID, Type: trigger.TypeParent, FailRetryCount: -1})
 	}, opt.Now, log.With().Str("component", "completer").Logger())
 
+	alarmer := alarm.New(alarm.Config{Mail: cfg.Mail, Alarm: cfg.Alarm}, texts, log.With().Str("component", "alarm").Logger())
 	failMonitor := thread.NewFailMonitor(thread.FailMonitorConfig{
 		Store: store, Texts: texts, Now: opt.Now, Log: log,
 		Retry: func(r thread.RetryRequest) error {
@@ -42,7 +44,7 @@ func build(cfg *config.Config, store *schema.Store, opt Options, log zerolog.Log
 				ShardingParam: r.ShardingParam, ExecutorParam: r.ExecutorParam})
 		},
 		Alarm: func(ctx context.Context, job schema.JobInfo, group *schema.Group, l schema.JobLog) bool {
-			return true // alarm channels are wired by the alarm component
+			return alarmer.Alarm(ctx, alarm.Event{Job: job, Group: group, Log: l})
 		},
 	})
 
