@@ -41,7 +41,10 @@ func Run(ctx context.Context, cfg *config.Config, log zerolog.Logger, opt Option
 	}
 	defer store.Close()
 
-	parts := build(cfg, store, opt, log)
+	parts, err := build(cfg, store, opt, log)
+	if err != nil {
+		return err
+	}
 	apiHandler := api.NewHandler(api.HandlerConfig{AccessToken: cfg.AccessToken}, parts.registrar, parts.completer, log)
 
 	var components lifecycle.Group

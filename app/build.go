@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"fmt"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -11,6 +13,7 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/core/alarm"
 	"github.com/xxl-admin-go/xxl-admin-go/core/lifecycle"
+	"github.com/xxl-admin-go/xxl-admin-go/core/schedule"
 	"github.com/xxl-admin-go/xxl-admin-go/core/thread"
 	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
 )
@@ -24,7 +27,7 @@ type parts struct {
 }
 
 // build creates every component from the configuration. Nothing starts here.
-func build(cfg *config.Config, store *schema.Store, opt Options, log zerolog.Logger) parts {
+func build(cfg *config.Config, store *schema.Store, opt Options, log zerolog.Logger) (parts, error) {
 	texts := i18n.Load(cfg.I18n)
 	client := api.NewClient(api.ClientConfig{AccessToken: cfg.AccessToken})
 	flow := trigger.NewFlow(trigger.FlowConfig{Store: store, Client: client, Texts: texts, Now: opt.Now,
@@ -48,6 +51,13 @@ func build(cfg *config.Config, store *schema.Store, opt Options, log zerolog.Log
 		},
 	})
 
+	scheduler, err := schedule.New(schedule.Config{Store: store, Submit: pools,
+		PreReadCount: (cfg.TriggerFastMax + cfg.TriggerSlowMax) * 20, Loc: time.Local,
+		Log: log.With().Str("component", "schedule").Logger()})
+	if err != nil {
+		return parts{}, fmt.Errorf("schedule: %w", err)
+	}
+
 	return parts{
 		client:    client,
 		registrar: thread.NewRegistrar(store, opt.Now, log),
@@ -57,6 +67,7 @@ func build(cfg *config.Config, store *schema.Store, opt Options, log zerolog.Log
 			thread.NewRegistryMonitor(store, opt.Now, 0, log),
 			failMonitor,
 			thread.NewLostMonitor(store, completer, texts, opt.Now, 0, log),
+			scheduler,
 		},
-	}
+	}, nil
 }

@@ -19,7 +19,7 @@ type worker struct {
 }
 
 func (w *worker) Start(ctx context.Context) error {
-	ctx, err := w.StartBase(ctx)
+	_, err := w.StartBase(ctx)
 	if err != nil {
 		return err
 	}

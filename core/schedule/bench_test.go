@@ -1,0 +1,71 @@
+package schedule
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+)
+
+// BenchmarkRound measures one pre-read round (lock, query, decisions,
+// write-back, commit, ring pushes) with n jobs all due, on SQLite and, with
+// XXL_TEST_MYSQL_DSN, MariaDB. The fake clock advances one second per
+// round, so the FIX_RATE 1 s jobs stay due: every round is the full
+// case-C path. Statements per round: the lock SELECT, the pre-read SELECT
+// and the write-back: on MySQL one batched UPDATE per 200 jobs, on SQLite
+// one prepared UPDATE per job (Java: one UPDATE per job everywhere).
+func BenchmarkRound(b *testing.B) {
+	backends := []struct {
+		name  string
+		stmts func(n int) int
+		open  func(b *testing.B) opener
+	}{
+		{"sqlite", func(n int) int { return 3 + n }, func(b *testing.B) opener { return sqliteDB(b) }},
+		{"mysql", func(n int) int { return 2 + (n+199)/200 }, func(b *testing.B) opener {
+			dsn := os.Getenv(mysqlDSNEnv)
+			if dsn == "" {
+				b.Skip("mysql: XXL_TEST_MYSQL_DSN not set")
+			}
+			return mysqlDB(b, dsn)
+		}},
+	}
+	for _, be := range backends {
+		for _, n := range []int{1000, 5000, 10000} {
+			b.Run(fmt.Sprintf("%s/jobs=%d", be.name, n), func(b *testing.B) {
+				st := be.open(b)(b)
+				err := st.WithTx(context.Background(), func(tx *schema.Store) error {
+					for i := range n {
+						addJob(b, tx, jobSpec{typ: "FIX_RATE", conf: "1", status: 1, next: ms(time.Second + time.Duration(i%1000)*time.Millisecond)})
+					}
+					return nil
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+				clk := NewFakeClock(t0)
+				s, err := New(Config{Store: st, Submit: &recorder{}, PreReadCount: n, Loc: time.UTC, Clock: clk})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ResetTimer()
+				for b.Loop() {
+					read, err := s.round(context.Background())
+					if err != nil || read != n {
+						b.Fatalf("round read %d, %v; want %d", read, err, n)
+					}
+					b.StopTimer()
+					clk.Advance(time.Second)
+					s.ring = ring{}
+					b.StartTimer()
+				}
+				perRound := b.Elapsed().Seconds() / float64(b.N)
+				b.ReportMetric(perRound*1e3, "ms/round")
+				b.ReportMetric(perRound*1e6/float64(n), "µs/job")
+				b.ReportMetric(float64(be.stmts(n))/float64(n), "stmts/job")
+			})
+		}
+	}
+}

@@ -1,0 +1,17 @@
+// Package schedule is the admin's schedule thread and time ring
+// (scheduler.md §3): a loop that, once a second and under the cluster-wide
+// schedule lock, pre-reads the jobs due within the next five seconds, fires
+// the late ones, pushes the others into an in-memory ring keyed by
+// second-of-minute and advances their trigger_next_time; and a ring ticker
+// that each whole second submits the jobs of the current and the previous
+// slot.
+//
+// Differences from Java, all stricter: the pre-read query and the
+// write-back run inside the locking transaction (schema.md §4.8), and the
+// round's triggers are only submitted and pushed into the ring after that
+// transaction committed, so a failed round fires nothing and is simply
+// redone (Java may fire such jobs twice, scheduler.md §3.2 step 6). A
+// failing database is retried with a growing pause (1 s doubling to 5 s)
+// instead of every second, and the stop waits until the ring is empty
+// rather than always sleeping the full 8 s.
+package schedule

@@ -1,0 +1,208 @@
+package schedule
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/rs/zerolog"
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
+	"go.uber.org/goleak"
+)
+
+// mysqlDSNEnv names a go-sql-driver DSN without a database, e.g.
+// "xxl:xxl_pwd@tcp(127.0.0.1:3306)/".
+const mysqlDSNEnv = "XXL_TEST_MYSQL_DSN"
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// t0 is a whole minute, so ring slots equal the seconds added to it.
+var t0 = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+
+func ms(d time.Duration) int64 { return t0.Add(d).UnixMilli() }
+
+// opener opens further stores on one database, as separate admins would.
+type opener func(tb testing.TB) *schema.Store
+
+// forEachBackend runs fn on a fresh prepared database per backend:
+// "sqlite" always, "mysql" when XXL_TEST_MYSQL_DSN is set.
+func forEachBackend(t *testing.T, fn func(t *testing.T, open opener)) {
+	t.Helper()
+	t.Run("sqlite", func(t *testing.T) {
+		t.Parallel()
+		fn(t, sqliteDB(t))
+	})
+	t.Run("mysql", func(t *testing.T) {
+		dsn := os.Getenv(mysqlDSNEnv)
+		if dsn == "" {
+			t.Skip("mysql: XXL_TEST_MYSQL_DSN not set")
+		}
+		t.Parallel()
+		fn(t, mysqlDB(t, dsn))
+	})
+}
+
+func sqliteDB(tb testing.TB) opener {
+	url := "jdbc:sqlite:" + filepath.Join(tb.TempDir(), "x.db")
+	return prepared(tb, url, "", "")
+}
+
+// mysqlDB creates xxl_t_<random> and drops it in Cleanup.
+func mysqlDB(tb testing.TB, dsn string) opener {
+	cfg, err := mysql.ParseDSN(dsn)
+	if err != nil {
+		tb.Fatalf("%s: %v", mysqlDSNEnv, err)
+	}
+	var rnd [6]byte
+	_, _ = rand.Read(rnd[:])
+	name := "xxl_t_" + hex.EncodeToString(rnd[:])
+	adminExec(tb, dsn, "CREATE DATABASE "+name+" DEFAULT CHARACTER SET utf8mb4")
+	tb.Cleanup(func() { adminExec(tb, dsn, "DROP DATABASE IF EXISTS "+name) })
+	return prepared(tb, fmt.Sprintf("jdbc:mysql://%s/%s?serverTimezone=UTC&useSSL=false", cfg.Addr, name), cfg.User, cfg.Passwd)
+}
+
+func adminExec(tb testing.TB, dsn, stmt string) {
+	db, err := sql.Open("mysql", dsn)
+	if err != nil {
+		tb.Fatalf("open admin connection: %v", err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(stmt); err != nil {
+		tb.Fatalf("%s: %v", stmt, err)
+	}
+}
+
+// prepared creates the schema once and returns an opener of new pools.
+func prepared(tb testing.TB, url, user, pass string) opener {
+	open := func(tb testing.TB) *schema.Store {
+		target, err := schema.ParseJDBC(url, user, pass)
+		if err != nil {
+			tb.Fatalf("ParseJDBC: %v", err)
+		}
+		s, err := schema.Open(context.Background(), target, schema.PoolSettings{MaxOpen: 10, MaxIdle: 10})
+		if err != nil {
+			tb.Fatalf("Open: %v", err)
+		}
+		tb.Cleanup(func() { _ = s.Close() })
+		return s
+	}
+	if _, err := open(tb).Prepare(context.Background()); err != nil {
+		tb.Fatalf("Prepare: %v", err)
+	}
+	return open
+}
+
+// jobSpec is the scheduling part of an xxl_job_info row.
+type jobSpec struct {
+	typ, conf, misfire string
+	status             int
+	next               int64
+}
+
+func addJob(tb testing.TB, st *schema.Store, j jobSpec) int {
+	tb.Helper()
+	if j.misfire == "" {
+		j.misfire = "DO_NOTHING"
+	}
+	id, err := st.JobSave(context.Background(), schema.JobInfo{
+		JobGroup: 1, JobDesc: "t", ScheduleType: j.typ, ScheduleConf: schema.Ptr(j.conf),
+		MisfireStrategy: j.misfire, ExecutorRouteStrategy: schema.Ptr("FIRST"), ExecutorHandler: schema.Ptr("h"),
+		ExecutorBlockStrategy: schema.Ptr("SERIAL_EXECUTION"), GlueType: "BEAN",
+		TriggerStatus: j.status, TriggerNextTime: j.next,
+	})
+	if err != nil {
+		tb.Fatalf("JobSave: %v", err)
+	}
+	return id
+}
+
+// triggerState is the part of a job row the loop writes.
+type triggerState struct {
+	status     int
+	last, next int64
+}
+
+func loadState(tb testing.TB, st *schema.Store, id int) triggerState {
+	tb.Helper()
+	j, err := st.JobLoad(context.Background(), id)
+	if err != nil {
+		tb.Fatalf("JobLoad: %v", err)
+	}
+	return triggerState{j.TriggerStatus, j.TriggerLastTime, j.TriggerNextTime}
+}
+
+// recorder is a Submitter that remembers every request and the clock time.
+type recorder struct {
+	clock Clock
+	mu    sync.Mutex
+	calls []call
+	err   error
+}
+
+type call struct {
+	req trigger.Request
+	at  time.Time
+}
+
+func (r *recorder) Submit(req trigger.Request) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var at time.Time
+	if r.clock != nil {
+		at = r.clock.Now()
+	}
+	r.calls = append(r.calls, call{req, at})
+	return r.err
+}
+
+// take returns and forgets the calls so far.
+func (r *recorder) take() []call {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := r.calls
+	r.calls = nil
+	return out
+}
+
+// fired is a compact view of a call for table comparisons.
+type fired struct {
+	job int
+	typ trigger.Type
+}
+
+func firedOf(cs []call) []fired {
+	out := make([]fired, 0, len(cs))
+	for _, c := range cs {
+		if c.req.FailRetryCount != -1 || c.req.ExecutorParam != nil || c.req.ShardingParam != "" || c.req.AddressList != "" {
+			panic(fmt.Sprintf("scheduler trigger carries overrides: %+v", c.req))
+		}
+		out = append(out, fired{c.req.JobID, c.req.Type})
+	}
+	return out
+}
+
+func newScheduler(tb testing.TB, st *schema.Store, sub Submitter, clk Clock) *Scheduler {
+	tb.Helper()
+	s, err := New(Config{Store: st, Submit: sub, PreReadCount: 6000, Loc: time.UTC, Clock: clk, Log: zerolog.Nop()})
+	if err != nil {
+		tb.Fatalf("New: %v", err)
+	}
+	return s
+}
+
+// testCtx bounds waits on the fake clock so a broken loop fails the test
+// instead of hanging it.
+func testCtx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}

@@ -1,0 +1,133 @@
+package schedule
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
+)
+
+const (
+	startDelay     = 5 * time.Second // Java's first sleep: 5000 - now%1000
+	busyPeriod     = time.Second     // next round after one that read jobs
+	idlePeriod     = preReadMs * time.Millisecond
+	maxErrorPeriod = idlePeriod
+	// roundTimeout cancels a round stuck on a dead connection (no socket
+	// timeout configured), so the loop carries on; it is above MySQL's
+	// default 50 s lock wait, which fails a round on its own.
+	roundTimeout = 60 * time.Second
+)
+
+// runLoop is the schedule thread: rounds until ctx ends, paced like Java
+// (scheduler.md §3.1 and §3.2 step 7). Rounds run under dbCtx.
+func (s *Scheduler) runLoop(ctx, dbCtx context.Context) {
+	clk := s.cfg.Clock
+	if clk.SleepUntil(ctx, wakeAfter(clk.Now(), startDelay)) != nil {
+		return
+	}
+	s.cfg.Log.Info().Int("preReadCount", s.cfg.PreReadCount).Msg("schedule loop started")
+	failures := 0
+	for ctx.Err() == nil {
+		start := clk.Now()
+		rctx, cancel := context.WithTimeout(dbCtx, roundTimeout)
+		n, err := s.round(rctx)
+		cancel()
+		period := busyPeriod
+		switch {
+		case err != nil && dbCtx.Err() != nil:
+			return // halted mid-round
+		case err != nil:
+			failures++
+			if failures == 1 {
+				s.cfg.Log.Error().Err(err).Msg("schedule round failed; retrying with back-off")
+			} else {
+				s.cfg.Log.Debug().Err(err).Int("failures", failures).Msg("schedule round failed again")
+			}
+			period = min(busyPeriod<<min(failures-1, 8), maxErrorPeriod)
+		default:
+			if failures > 0 {
+				s.cfg.Log.Info().Int("failures", failures).Msg("schedule round recovered")
+				failures = 0
+			}
+			if n == 0 {
+				period = idlePeriod
+			}
+		}
+		if clk.Now().Sub(start) >= time.Second {
+			continue // a slow round is followed at once, as in Java
+		}
+		if clk.SleepUntil(ctx, wakeAfter(clk.Now(), period)) != nil {
+			return
+		}
+	}
+}
+
+// round is one pre-read under the schedule lock (scheduler.md §3.2). It
+// returns the number of jobs read. The query, the decisions and the
+// write-back share one transaction; the triggers and ring pushes only
+// happen after it committed, so a failed round changes nothing anywhere.
+func (s *Scheduler) round(ctx context.Context) (int, error) {
+	var acts []action
+	var read int
+	err := s.cfg.Store.WithScheduleLock(ctx, func(tx *schema.Store) error {
+		acts, read = acts[:0], 0
+		nowMs := s.cfg.Clock.Now().UnixMilli()
+		jobs, err := tx.JobScheduleQuery(ctx, nowMs+preReadMs, s.cfg.PreReadCount)
+		if err != nil {
+			return err
+		}
+		read = len(jobs)
+		for i := range jobs {
+			acts = append(acts, s.planner.plan(&jobs[i], nowMs)...)
+		}
+		// Every job read is written back, changed or not, as Java does;
+		// batched, since one statement per job dominated the round.
+		return tx.JobScheduleUpdateBatch(ctx, jobs)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("schedule round: %w", err)
+	}
+	var rejected []entry
+	var firstErr error
+	for _, a := range acts {
+		if s.observe != nil {
+			s.observe(a, false)
+		}
+		if a.ring {
+			s.ring.push(a.entry)
+			continue
+		}
+		if err := s.submit(a.jobID, a.typ); err != nil {
+			rejected = append(rejected, a.entry)
+			firstErr = cmpOr(firstErr, err)
+		}
+	}
+	s.logRejected(rejected, firstErr)
+	return read, nil
+}
+
+func (s *Scheduler) submit(jobID int, typ trigger.Type) error {
+	return s.cfg.Submit.Submit(trigger.Request{JobID: jobID, Type: typ, FailRetryCount: -1})
+}
+
+// logRejected reports triggers the pools refused, once per batch so a full
+// pool does not flood the log.
+func (s *Scheduler) logRejected(rejected []entry, err error) {
+	if len(rejected) == 0 {
+		return
+	}
+	ids := make([]int, 0, min(len(rejected), 20))
+	for _, e := range rejected[:min(len(rejected), 20)] {
+		ids = append(ids, e.jobID)
+	}
+	s.cfg.Log.Warn().Err(err).Int("count", len(rejected)).Ints("jobIds", ids).Msg("triggers not queued")
+}
+
+func cmpOr(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}

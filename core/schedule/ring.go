@@ -1,0 +1,96 @@
+package schedule
+
+import "sync"
+
+// ringSlots is one slot per second of a minute (scheduler.md §3.3).
+const ringSlots = 60
+
+// entry is one planned fire of a job: the id the ring submits and the
+// planned trigger_next_time (epoch ms) it stands for, kept for logs and
+// tests.
+type entry struct {
+	jobID   int
+	planned int64
+}
+
+// ring is the in-memory time ring of one admin: second-of-minute → job
+// fires waiting for that second. Pushing appends, so duplicates survive as
+// in Java.
+type ring struct {
+	mu      sync.Mutex
+	slots   [ringSlots][]entry
+	n       int
+	waiters []chan struct{} // closed when the ring becomes empty
+}
+
+// slotOf is the slot Java pushes a planned time into: epoch seconds mod 60.
+func slotOf(plannedMs int64) int {
+	return int(floorMod(floorDiv(plannedMs, 1000), ringSlots))
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+func (r *ring) push(e entry) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s := slotOf(e.planned)
+	r.slots[s] = append(r.slots[s], e)
+	r.n++
+}
+
+// take removes and returns the entries of second and of the second before
+// it: the look-back that rescues a slot when a tick came late.
+func (r *ring) take(second int) []entry {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []entry
+	for _, s := range []int{second % ringSlots, (second + ringSlots - 1) % ringSlots} {
+		out = append(out, r.slots[s]...)
+		r.n -= len(r.slots[s])
+		r.slots[s] = nil
+	}
+	if r.n == 0 {
+		for _, w := range r.waiters {
+			close(w)
+		}
+		r.waiters = nil
+	}
+	return out
+}
+
+// len is the number of entries waiting.
+func (r *ring) len() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.n
+}
+
+// emptied returns a channel closed once the ring holds nothing.
+func (r *ring) emptied() <-chan struct{} {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ch := make(chan struct{})
+	if r.n == 0 {
+		close(ch)
+	} else {
+		r.waiters = append(r.waiters, ch)
+	}
+	return ch
+}
+
+// snapshot lists every waiting entry, for tests and the stop log.
+func (r *ring) snapshot() []entry {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []entry
+	for _, s := range r.slots {
+		out = append(out, s...)
+	}
+	return out
+}

@@ -1,0 +1,64 @@
+package schedule
+
+import (
+	"slices"
+	"testing"
+	"time"
+)
+
+// TestSlotOf: a planned time goes to (epochMs/1000) mod 60, milliseconds
+// ignored (scheduler.md §3.2 case C, §13 ring slot).
+func TestSlotOf(t *testing.T) {
+	for _, c := range []struct {
+		ms   int64
+		slot int
+	}{{ms(0), 0}, {ms(999 * time.Millisecond), 0}, {ms(59*time.Second + 999*time.Millisecond), 59}, {ms(61 * time.Second), 1}, {-1, 59}} {
+		if got := slotOf(c.ms); got != c.slot {
+			t.Errorf("slotOf(%d) = %d, want %d", c.ms, got, c.slot)
+		}
+	}
+}
+
+// TestRingTakeLooksBack: a tick takes its own slot and the one before, so
+// a tick that came a second late loses nothing; older slots wait for
+// their second to come round again (scheduler.md §3.3).
+func TestRingTakeLooksBack(t *testing.T) {
+	var r ring
+	for _, e := range []entry{{1, ms(5 * time.Second)}, {2, ms(6 * time.Second)}, {3, ms(6 * time.Second)}, {4, ms(3 * time.Second)}, {1, ms(0)}} {
+		r.push(e)
+	}
+	if got := r.take(6); !slices.Equal(got, []entry{{2, ms(6 * time.Second)}, {3, ms(6 * time.Second)}, {1, ms(5 * time.Second)}}) {
+		t.Errorf("take(6) = %v", got)
+	}
+	if got := r.take(6); len(got) != 0 {
+		t.Errorf("slots are removed once taken, got %v", got)
+	}
+	if got := r.take(1); !slices.Equal(got, []entry{{1, ms(0)}}) {
+		t.Errorf("take(1) = %v, want the slot-0 entry via look-back", got)
+	}
+	if r.len() != 1 {
+		t.Errorf("len = %d, want 1 (slot 3 untouched)", r.len())
+	}
+	ch := r.emptied()
+	select {
+	case <-ch:
+		t.Fatal("emptied closed while an entry waits")
+	default:
+	}
+	r.take(4)
+	<-ch
+}
+
+// TestTickSubmitsCron: ring fires are CRON triggers with retry -1 and no
+// overrides (scheduler.md §3.3).
+func TestTickSubmitsCron(t *testing.T) {
+	st := sqliteDB(t)(t)
+	rec := &recorder{}
+	s := newScheduler(t, st, rec, NewFakeClock(t0))
+	s.ring.push(entry{7, ms(59 * time.Second)})
+	s.ring.push(entry{8, ms(0)})
+	s.tick(0)
+	if got := firedOf(rec.take()); !slices.Equal(got, []fired{{8, "CRON"}, {7, "CRON"}}) {
+		t.Errorf("tick(0) fired %v (second 0 then look-back to 59)", got)
+	}
+}

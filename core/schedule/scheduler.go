@@ -1,0 +1,168 @@
+package schedule
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/core/lifecycle"
+	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
+)
+
+// Submitter queues a trigger without blocking (trigger.Pools).
+type Submitter interface {
+	Submit(req trigger.Request) error
+}
+
+// Config wires a Scheduler.
+type Config struct {
+	Store  *schema.Store
+	Submit Submitter
+	// PreReadCount caps the jobs one round reads: (fastMax+slowMax)*20
+	// with the clamped pool sizes, 6000 by default (scheduler.md §3).
+	PreReadCount int
+	// Loc is the zone cron expressions and the ring's second-of-minute are
+	// evaluated in: the admin's local zone (scheduler.md §13). nil means
+	// time.Local.
+	Loc *time.Location
+	// Clock defaults to SystemClock.
+	Clock Clock
+	Log   zerolog.Logger
+}
+
+const (
+	// ringDrainWait is how long Stop lets the ring fire what the loop
+	// already pushed (Java sleeps 8 s when the ring is not empty).
+	ringDrainWait = 8 * time.Second
+	// roundStopWait is how long Stop lets a running round finish before
+	// cancelling it: a hung database connection must not hang shutdown.
+	roundStopWait = 10 * time.Second
+)
+
+// Scheduler is JobScheduleHelper: the pre-read loop plus the time ring.
+type Scheduler struct {
+	lifecycle.Base
+	cfg     Config
+	planner planner
+	ring    ring
+
+	mu          sync.Mutex
+	stopLoop    context.CancelFunc // ends the loop between rounds
+	abortRounds context.CancelFunc // cancels a running round
+	loopDone    chan struct{}
+
+	// observe, when set (tests only), sees every action of a committed
+	// round and every ring fire, before it is submitted.
+	observe func(a action, fired bool)
+}
+
+// New returns a stopped Scheduler.
+func New(cfg Config) (*Scheduler, error) {
+	if cfg.Store == nil || cfg.Submit == nil {
+		return nil, errors.New("schedule: Store and Submit are required")
+	}
+	if cfg.PreReadCount <= 0 {
+		return nil, errors.New("schedule: PreReadCount must be positive")
+	}
+	if cfg.Loc == nil {
+		cfg.Loc = time.Local
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = SystemClock{}
+	}
+	cfg.Log = cfg.Log.With().Str("component", "schedule").Logger()
+	return &Scheduler{cfg: cfg, planner: planner{loc: cfg.Loc, clock: cfg.Clock, log: cfg.Log}}, nil
+}
+
+// Start launches the loop and the ring ticker.
+func (s *Scheduler) Start(ctx context.Context) error {
+	base, err := s.StartBase(ctx)
+	if err != nil {
+		return err
+	}
+	loopCtx, stopLoop := context.WithCancel(base)
+	roundCtx, abortRounds := context.WithCancel(base)
+	done := make(chan struct{})
+	s.mu.Lock()
+	s.stopLoop, s.abortRounds, s.loopDone = stopLoop, abortRounds, done
+	s.mu.Unlock()
+	// The loop's own context only ends its sleeps; rounds run under
+	// roundCtx so that a graceful Stop lets the current round commit.
+	s.Go(func(context.Context) {
+		defer close(done)
+		defer abortRounds()
+		s.runLoop(loopCtx, roundCtx)
+	})
+	s.Go(s.runRing)
+	return nil
+}
+
+// Stop ends the loop after its current round, lets the ring fire what it
+// holds (at most 8 s), then stops the ring (scheduler.md §1 stop order).
+// Safe to call twice or before Start.
+func (s *Scheduler) Stop() {
+	s.mu.Lock()
+	stopLoop, abortRounds, done := s.stopLoop, s.abortRounds, s.loopDone
+	s.stopLoop, s.abortRounds, s.loopDone = nil, nil, nil
+	s.mu.Unlock()
+	if stopLoop != nil {
+		stopLoop()
+		if !s.waitFor(done, roundStopWait) {
+			s.cfg.Log.Warn().Dur("waited", roundStopWait).Msg("schedule round still running at stop; cancelling it")
+			abortRounds()
+			<-done
+		}
+		s.drainRing()
+	}
+	s.Base.Stop()
+}
+
+// waitFor waits on the scheduler's clock until done is closed or d has
+// passed, and tells whether done was closed.
+func (s *Scheduler) waitFor(done <-chan struct{}, d time.Duration) bool {
+	select {
+	case <-done:
+		return true
+	default:
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		select {
+		case <-done:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	_ = s.cfg.Clock.SleepUntil(ctx, s.cfg.Clock.Now().Add(d))
+	select {
+	case <-done:
+		return true
+	default:
+		return false
+	}
+}
+
+// drainRing waits until the ring is empty or ringDrainWait has passed.
+func (s *Scheduler) drainRing() {
+	n := s.ring.len()
+	if n == 0 {
+		return
+	}
+	s.cfg.Log.Info().Int("pending", n).Msg("waiting for the time ring to drain")
+	if !s.waitFor(s.ring.emptied(), ringDrainWait) {
+		s.cfg.Log.Warn().Int("dropped", s.ring.len()).Msg("time ring not drained at stop")
+	}
+}
+
+// halt stops everything at once without draining, as a crash would (the
+// ring's contents are lost); tests use it to kill an admin.
+func (s *Scheduler) halt() {
+	s.mu.Lock()
+	s.stopLoop, s.abortRounds, s.loopDone = nil, nil, nil
+	s.mu.Unlock()
+	s.Base.Stop()
+}

@@ -1,0 +1,77 @@
+package schedule
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+)
+
+// TestStopDrainsRing: Stop ends the loop first, then lets the ring fire
+// what it holds before stopping it (scheduler.md §1 stop order); it waits
+// only until the ring is empty.
+func TestStopDrainsRing(t *testing.T) {
+	st := sqliteDB(t)(t)
+	clk := NewFakeClock(t0)
+	rec := &recorder{clock: clk}
+	s := newScheduler(t, st, rec, clk)
+	if err := s.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	newDriver(t, clk).settle()
+	s.ring.push(entry{42, ms(3 * time.Second)})
+	stopDriving(t, s, clk)
+	got := rec.take()
+	if len(got) != 1 || got[0].req.JobID != 42 || !got[0].at.Equal(t0.Add(3*time.Second)) {
+		t.Errorf("fired %+v, want job 42 at 3 s", got)
+	}
+	if !clk.Now().Equal(t0.Add(3 * time.Second)) {
+		t.Errorf("Stop returned at %v, want soon after the ring was empty (3 s)", clk.Now())
+	}
+	s.Stop() // twice is safe
+}
+
+// TestStopGivesUpAfter8s: entries for a second more than 8 s away are
+// dropped when the drain wait ends (Java sleeps 8 s, then stops the ring).
+func TestStopGivesUpAfter8s(t *testing.T) {
+	st := sqliteDB(t)(t)
+	clk := NewFakeClock(t0)
+	rec := &recorder{clock: clk}
+	s := newScheduler(t, st, rec, clk)
+	if err := s.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	newDriver(t, clk).settle()
+	s.ring.push(entry{42, ms(30 * time.Second)})
+	stopDriving(t, s, clk)
+	if got := rec.take(); len(got) != 0 {
+		t.Errorf("fired %v, want nothing", firedOf(got))
+	}
+	// The drain starts at 0 s, or at 1 s when the driver moved the clock to
+	// a ring tick while Stop was still waiting for the loop.
+	if got := clk.Now().Sub(t0); got < ringDrainWait || got > ringDrainWait+time.Second {
+		t.Errorf("Stop returned after %v, want the 8 s drain limit", got)
+	}
+	if !slices.Equal(s.ring.snapshot(), []entry{{42, ms(30 * time.Second)}}) {
+		t.Error("entry should remain unfired")
+	}
+}
+
+// TestStopBeforeStart and restart: Stop is safe before Start, and a
+// stopped Scheduler can start again.
+func TestStopBeforeStartAndRestart(t *testing.T) {
+	st := sqliteDB(t)(t)
+	clk := NewFakeClock(t0)
+	s := newScheduler(t, st, &recorder{}, clk)
+	s.Stop()
+	for range 2 {
+		if err := s.Start(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Start(context.Background()); err == nil {
+			t.Error("second Start succeeded")
+		}
+		newDriver(t, clk).settle()
+		s.Stop()
+	}
+}
