@@ -24,6 +24,17 @@ type Options struct {
 	Started time.Time           // process start, for the start-up time log
 	Ready   func(addr net.Addr) // called once the listener is open (tests)
 	Now     func() time.Time    // the clock; time.Now when nil
+	Tuning  Tuning              // test-only overrides of the Java intervals
+}
+
+// Tuning shortens the helper intervals for tests; zero values keep the Java
+// constants (registry 30 s, fail monitor 10 s, lost-job 60 s, report 60 s).
+type Tuning struct {
+	RegistryInterval time.Duration
+	FailInterval     time.Duration
+	FailStuckAfter   time.Duration
+	LostInterval     time.Duration
+	ReportInterval   time.Duration
 }
 
 // Run opens the store, starts every component and serves HTTP until ctx is

@@ -42,6 +42,7 @@ func build(cfg *config.Config, store *schema.Store, opt Options, log zerolog.Log
 	alarmer := alarm.New(alarm.Config{Mail: cfg.Mail, Alarm: cfg.Alarm}, texts, log.With().Str("component", "alarm").Logger())
 	failMonitor := thread.NewFailMonitor(thread.FailMonitorConfig{
 		Store: store, Texts: texts, Now: opt.Now, Log: log,
+		Interval: opt.Tuning.FailInterval, StuckAfter: opt.Tuning.FailStuckAfter,
 		Retry: func(r thread.RetryRequest) error {
 			return pools.Submit(trigger.Request{JobID: r.JobID, Type: trigger.TypeRetry, FailRetryCount: r.FailRetryCount,
 				ShardingParam: r.ShardingParam, ExecutorParam: r.ExecutorParam})
@@ -64,9 +65,9 @@ func build(cfg *config.Config, store *schema.Store, opt Options, log zerolog.Log
 		completer: completer,
 		components: []lifecycle.Component{
 			pools,
-			thread.NewRegistryMonitor(store, opt.Now, 0, log),
+			thread.NewRegistryMonitor(store, opt.Now, opt.Tuning.RegistryInterval, log),
 			failMonitor,
-			thread.NewLostMonitor(store, completer, texts, opt.Now, 0, log),
+			thread.NewLostMonitor(store, completer, texts, opt.Now, opt.Tuning.LostInterval, log),
 			scheduler,
 		},
 	}, nil

@@ -20,6 +20,12 @@ import (
 // log when verbose is set in the environment (XXL_TEST_ADMIN_LOG=1).
 func Start(t testing.TB, args ...string) string {
 	t.Helper()
+	return StartTuned(t, app.Tuning{}, args...)
+}
+
+// StartTuned is Start with shortened helper intervals.
+func StartTuned(t testing.TB, tuning app.Tuning, args ...string) string {
+	t.Helper()
 	cfg, err := config.Load(config.Env{Args: append([]string{"--server.port=0", "--server.address=127.0.0.1"}, args...), ReadFile: os.ReadFile})
 	if err != nil {
 		t.Fatal(err)
@@ -32,7 +38,7 @@ func Start(t testing.TB, args ...string) string {
 	ready := make(chan net.Addr, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- app.Run(ctx, cfg, zerolog.New(w).With().Timestamp().Logger(), app.Options{Ready: func(a net.Addr) { ready <- a }})
+		done <- app.Run(ctx, cfg, zerolog.New(w).With().Timestamp().Logger(), app.Options{Tuning: tuning, Ready: func(a net.Addr) { ready <- a }})
 	}()
 	var addr net.Addr
 	select {
