@@ -57,8 +57,9 @@ func (sqliteDialect) indexes(ctx context.Context, q runner, table string) ([]str
 
 // createTables mirrors the MySQL DDL. Ids use AUTOINCREMENT so a deleted log
 // id is never handed out again (executors name log files by log id).
-// username is NOCASE because MySQL's default collation matches it
-// case-insensitively (schema.md §4.7).
+// username, app_name and title are NOCASE because MySQL's default utf8mb4
+// collation compares and sorts them case-insensitively (schema.md §4.7,
+// §4.9): the login lookup and the group list order must match.
 func (sqliteDialect) createTables() []string {
 	return []string{
 		`CREATE TABLE IF NOT EXISTS xxl_job_info (
@@ -96,7 +97,7 @@ func (sqliteDialect) createTables() []string {
   registry_key varchar(255) NOT NULL, registry_value varchar(255) NOT NULL, update_time datetime DEFAULT NULL)`,
 		`CREATE INDEX IF NOT EXISTS i_g_k_v ON xxl_job_registry (registry_group, registry_key, registry_value)`,
 		`CREATE TABLE IF NOT EXISTS xxl_job_group (
-  id INTEGER PRIMARY KEY AUTOINCREMENT, app_name varchar(64) NOT NULL, title varchar(12) NOT NULL,
+  id INTEGER PRIMARY KEY AUTOINCREMENT, app_name varchar(64) NOT NULL COLLATE NOCASE, title varchar(12) NOT NULL COLLATE NOCASE,
   address_type tinyint(4) NOT NULL DEFAULT 0, address_list text, update_time datetime DEFAULT NULL)`,
 		`CREATE TABLE IF NOT EXISTS xxl_job_user (
   id INTEGER PRIMARY KEY AUTOINCREMENT, username varchar(50) NOT NULL COLLATE NOCASE, password varchar(50) NOT NULL,

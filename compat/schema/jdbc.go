@@ -51,6 +51,12 @@ func parseMySQL(raw, user, password string) (Target, error) {
 	rest := raw[strings.Index(raw, "//")+2:]
 	hostPart, pathPart, _ := strings.Cut(rest, "/")
 	dbName, query, _ := strings.Cut(pathPart, "?")
+	// Connector/J also takes credentials in the authority (user:pass@host).
+	var urlUser, urlPass string
+	if at := strings.LastIndex(hostPart, "@"); at >= 0 {
+		urlUser, urlPass, _ = strings.Cut(hostPart[:at], ":")
+		hostPart = hostPart[at+1:]
+	}
 	// Connector/J accepts a comma-separated failover host list; we connect to
 	// the first host, which is what it does while that host is up.
 	host := strings.Split(hostPart, ",")[0]
@@ -79,13 +85,9 @@ func parseMySQL(raw, user, password string) (Target, error) {
 	cfg.Net = "tcp"
 	cfg.Addr = host
 	cfg.DBName = dbName
-	cfg.User, cfg.Passwd = user, password
-	if u := get("user"); u != "" && user == "" {
-		cfg.User = u
-	}
-	if p := get("password"); p != "" && password == "" {
-		cfg.Passwd = p
-	}
+	// spring.datasource.username/password win over the URL's own.
+	cfg.User = firstNonEmpty(user, get("user"), urlUser)
+	cfg.Passwd = firstNonEmpty(password, get("password"), urlPass)
 	loc := time.Local
 	if tz := firstNonEmpty(get("connectionTimeZone"), get("serverTimezone")); tz != "" && !strings.EqualFold(tz, "LOCAL") && !strings.EqualFold(tz, "SERVER") {
 		l, err := loadZone(tz)
@@ -94,7 +96,14 @@ func parseMySQL(raw, user, password string) (Target, error) {
 		}
 		loc = l
 	}
-	cfg.Loc = loc
+	// The store formats and parses DATETIME text itself (ParseTime off), so
+	// the driver's loc only matters for time.Time arguments, which the store
+	// never passes. It is still recorded for readers of the DSN, but only
+	// when the DSN parser can load it back: a fixed offset such as GMT+8 has
+	// no loadable name and would make the whole DSN invalid.
+	if _, err := time.LoadLocation(loc.String()); err == nil {
+		cfg.Loc = loc
+	}
 	cfg.ParseTime = false        // DATETIME text is parsed by the store in Loc, the same on every backend
 	cfg.ClientFoundRows = true   // matched-row counts, as Connector/J (schema.md §3)
 	cfg.InterpolateParams = true // one round trip per statement instead of prepare+execute+close
@@ -104,7 +113,7 @@ func parseMySQL(raw, user, password string) (Target, error) {
 	default:
 		cfg.Params = map[string]string{"charset": mysqlCharset(enc)}
 	}
-	cfg.TLSConfig = tlsMode(get("sslMode"), get("useSSL"), get("requireSSL"))
+	cfg.TLSConfig = tlsMode(get("sslMode"), get("useSSL"), get("requireSSL"), get("verifyServerCertificate"))
 	if ms, err := strconv.Atoi(get("connectTimeout")); err == nil && ms > 0 {
 		cfg.Timeout = time.Duration(ms) * time.Millisecond
 	} else {
@@ -123,8 +132,9 @@ func parseMySQL(raw, user, password string) (Target, error) {
 }
 
 // tlsMode maps Connector/J's TLS settings to go-sql-driver's tls values.
-// Connector/J 8 defaults to PREFERRED without certificate checks.
-func tlsMode(sslMode, useSSL, requireSSL string) string {
+// Connector/J 8 defaults to PREFERRED without certificate checks; the legacy
+// useSSL=true means REQUIRED, or VERIFY_CA with verifyServerCertificate=true.
+func tlsMode(sslMode, useSSL, requireSSL, verifyCert string) string {
 	switch strings.ToUpper(sslMode) {
 	case "DISABLED":
 		return "false"
@@ -138,7 +148,10 @@ func tlsMode(sslMode, useSSL, requireSSL string) string {
 	switch {
 	case strings.EqualFold(useSSL, "false"):
 		return "false"
-	case strings.EqualFold(requireSSL, "true"):
+	case strings.EqualFold(useSSL, "true") || strings.EqualFold(requireSSL, "true"):
+		if strings.EqualFold(verifyCert, "true") {
+			return "true"
+		}
 		return "skip-verify"
 	}
 	return "preferred"
@@ -156,25 +169,31 @@ func mysqlCharset(javaEnc string) string {
 
 // loadZone accepts IANA names plus the offsets and aliases Java accepts in
 // serverTimezone (GMT+8, UTC+08:00, PRC, CTT).
+//
+// Offsets are parsed before the zone database is asked: some systems ship
+// POSIX-style "GMT+8" files whose sign is inverted (UTC-8). A space where
+// the sign belongs is a '+' lost to URL decoding ("serverTimezone=GMT+8"
+// unescaped), which is what the operator meant.
 func loadZone(tz string) (*time.Location, error) {
 	aliases := map[string]string{"PRC": "Asia/Shanghai", "CTT": "Asia/Shanghai", "GMT": "UTC", "Z": "UTC"}
 	if a, ok := aliases[strings.ToUpper(tz)]; ok {
 		tz = a
 	}
-	if l, err := time.LoadLocation(tz); err == nil {
-		return l, nil
-	}
 	for _, prefix := range []string{"GMT", "UTC"} {
 		if off, ok := strings.CutPrefix(strings.ToUpper(tz), prefix); ok && off != "" {
-			sign := 1
+			sign, signChar := 1, "+"
 			switch off[0] {
 			case '-':
-				sign = -1
-			case '+':
+				sign, signChar = -1, "-"
+			case '+', ' ':
 			default:
 				return nil, fmt.Errorf("unknown time zone")
 			}
+			tz = prefix + signChar + off[1:]
 			h, m, _ := strings.Cut(off[1:], ":")
+			if m == "" && len(h) == 4 { // Java also accepts GMT+hhmm
+				h, m = h[:2], h[2:]
+			}
 			hh, err1 := strconv.Atoi(h)
 			mm := 0
 			var err2 error
@@ -186,6 +205,9 @@ func loadZone(tz string) (*time.Location, error) {
 			}
 			return time.FixedZone(tz, sign*(hh*3600+mm*60)), nil
 		}
+	}
+	if l, err := time.LoadLocation(tz); err == nil {
+		return l, nil
 	}
 	return nil, fmt.Errorf("unknown time zone")
 }
@@ -215,7 +237,10 @@ func parseSQLite(raw string) (Target, error) {
 	// WAL lets readers run beside the single writer; immediate transactions
 	// take the write lock up front, which is our schedule lock on SQLite and
 	// avoids the deadlock of two readers upgrading at once.
-	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+	// The path goes into an SQLite URI, where '%' escapes and '#' starts a
+	// fragment; escape both so the file is the one the operator named.
+	uriPath := strings.NewReplacer("%", "%25", "#", "%23").Replace(path)
+	dsn := "file:" + uriPath + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
 	if path == ":memory:" {
 		dsn = "file::memory:?_pragma=busy_timeout(10000)&_txlock=immediate"
 	}

@@ -1,0 +1,201 @@
+package schema
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+	"go.uber.org/goleak"
+)
+
+// mysqlDSNEnv names a go-sql-driver DSN without a database (for example
+// "xxl:xxl_pwd@tcp(127.0.0.1:3306)/"); when set, every backend test also
+// runs against a fresh MySQL/MariaDB database.
+const mysqlDSNEnv = "XXL_TEST_MYSQL_DSN"
+
+// testZone is the zone every test store uses, the one of the default
+// spring.datasource.url (schema.md §3), so that wall times differ from UTC.
+const testZone = "Asia/Shanghai"
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
+
+// forEachBackend runs fn once per backend, each on a fresh empty database:
+// subtest "sqlite" always, subtest "mysql" only when XXL_TEST_MYSQL_DSN is
+// set (it is skipped otherwise, so CI can see the gap).
+func forEachBackend(t *testing.T, fn func(t *testing.T, s *Store)) {
+	t.Helper()
+	t.Run("sqlite", func(t *testing.T) {
+		t.Parallel()
+		fn(t, openSQLite(t))
+	})
+	t.Run("mysql", func(t *testing.T) {
+		dsn := os.Getenv(mysqlDSNEnv)
+		if dsn == "" {
+			t.Skip(mysqlDSNEnv + " not set")
+		}
+		t.Parallel()
+		fn(t, openMySQL(t, dsn))
+	})
+}
+
+// forEachPrepared is forEachBackend on a database Prepare has created, i.e.
+// the 2.4.2 tables with their seed rows (schema.md §1, §2).
+func forEachPrepared(t *testing.T, fn func(t *testing.T, s *Store)) {
+	t.Helper()
+	forEachBackend(t, func(t *testing.T, s *Store) {
+		if _, err := s.Prepare(context.Background()); err != nil {
+			t.Fatalf("Prepare: %v", err)
+		}
+		fn(t, s)
+	})
+}
+
+func openSQLite(tb testing.TB) *Store {
+	tb.Helper()
+	path := filepath.Join(tb.TempDir(), "data", "xxl_job.db")
+	target, err := ParseJDBC("jdbc:sqlite:"+path+"?serverTimezone="+testZone, "", "")
+	if err != nil {
+		tb.Fatalf("ParseJDBC: %v", err)
+	}
+	return openTarget(tb, target)
+}
+
+// openMySQL creates database xxl_t_<random> through the admin DSN, drops it
+// again in Cleanup, and opens it the way the admin does: through a jdbc:mysql
+// URL with serverTimezone set.
+func openMySQL(tb testing.TB, dsn string) *Store {
+	tb.Helper()
+	cfg, err := mysql.ParseDSN(dsn)
+	if err != nil {
+		tb.Fatalf("%s: %v", mysqlDSNEnv, err)
+	}
+	var rnd [6]byte
+	_, _ = rand.Read(rnd[:])
+	name := "xxl_t_" + hex.EncodeToString(rnd[:])
+	adminExec(tb, dsn, "CREATE DATABASE "+name+" DEFAULT CHARACTER SET utf8mb4")
+	tb.Cleanup(func() { adminExec(tb, dsn, "DROP DATABASE IF EXISTS "+name) })
+	url := fmt.Sprintf("jdbc:mysql://%s/%s?useUnicode=true&characterEncoding=UTF-8&autoReconnect=true&serverTimezone=%s&useSSL=false", cfg.Addr, name, testZone)
+	target, err := ParseJDBC(url, cfg.User, cfg.Passwd)
+	if err != nil {
+		tb.Fatalf("ParseJDBC: %v", err)
+	}
+	return openTarget(tb, target)
+}
+
+func adminExec(tb testing.TB, dsn, stmt string) {
+	tb.Helper()
+	db, err := sql.Open("mysql", dsn)
+	if err != nil {
+		tb.Fatalf("open admin connection: %v", err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(stmt); err != nil {
+		tb.Fatalf("%s: %v", stmt, err)
+	}
+}
+
+func openTarget(tb testing.TB, target Target) *Store {
+	tb.Helper()
+	s, err := Open(context.Background(), target, PoolSettings{MaxOpen: 10, MaxIdle: 10})
+	if err != nil {
+		tb.Fatalf("Open: %v", err)
+	}
+	tb.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+// at is a whole-second wall time in the store's zone (DATETIME has no
+// fraction, schema.md §3).
+func at(s *Store, y int, mo time.Month, d, h, mi, sec int) time.Time {
+	return time.Date(y, mo, d, h, mi, sec, 0, s.Location())
+}
+
+// rawExec runs a statement outside the Store, for fixtures the store API
+// cannot produce (hand-made tables, raw column reads).
+func rawExec(t *testing.T, s *Store, stmt string, args ...any) {
+	t.Helper()
+	if _, err := s.db.Exec(stmt, args...); err != nil {
+		t.Fatalf("%s: %v", stmt, err)
+	}
+}
+
+func rawString(t *testing.T, s *Store, query string, args ...any) *string {
+	t.Helper()
+	var v sql.NullString
+	if err := s.db.QueryRow(query, args...).Scan(&v); err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+	if !v.Valid {
+		return nil
+	}
+	return &v.String
+}
+
+// assertRow compares two rows field by field: times by instant, pointers by
+// what they point to (nil only equals nil), everything else exactly.
+func assertRow(t *testing.T, got, want any) {
+	t.Helper()
+	gv, wv := reflect.ValueOf(got), reflect.ValueOf(want)
+	if gv.Type() != wv.Type() {
+		t.Fatalf("type %s != %s", gv.Type(), wv.Type())
+	}
+	for i := range gv.NumField() {
+		name := gv.Type().Field(i).Name
+		if msg := fieldDiff(gv.Field(i), wv.Field(i)); msg != "" {
+			t.Errorf("%s.%s: %s", gv.Type().Name(), name, msg)
+		}
+	}
+}
+
+func fieldDiff(g, w reflect.Value) string {
+	if g.Kind() == reflect.Pointer {
+		switch {
+		case g.IsNil() && w.IsNil():
+			return ""
+		case g.IsNil() || w.IsNil():
+			return fmt.Sprintf("got %s, want %s", show(g), show(w))
+		}
+		g, w = g.Elem(), w.Elem()
+	}
+	if gt, ok := g.Interface().(time.Time); ok {
+		if !gt.Equal(w.Interface().(time.Time)) {
+			return fmt.Sprintf("got %s, want %s", gt, w.Interface())
+		}
+		return ""
+	}
+	if !reflect.DeepEqual(g.Interface(), w.Interface()) {
+		return fmt.Sprintf("got %s, want %s", show(g), show(w))
+	}
+	return ""
+}
+
+func show(v reflect.Value) string {
+	if v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return "nil"
+		}
+		v = v.Elem()
+	}
+	s := fmt.Sprintf("%q", fmt.Sprint(v.Interface()))
+	if len(s) > 80 {
+		s = s[:80] + "…"
+	}
+	return s
+}
+
+func mustNoErr(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
