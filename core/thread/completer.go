@@ -17,13 +17,6 @@ import (
 // MaxHandleMsg is the Java cap on handle_msg, in UTF-16 code units.
 const MaxHandleMsg = 15000
 
-// completerStore is the part of the store completion needs.
-type completerStore interface {
-	LogLoad(ctx context.Context, id int64) (schema.JobLog, error)
-	LogFinish(ctx context.Context, l schema.JobLog) (bool, error)
-	JobLoad(ctx context.Context, id int) (schema.JobInfo, error)
-}
-
 // Completer is XxlJobCompleter plus the callback worker of JobCompleteHelper:
 // it records execution results and fires child jobs (executor-protocol.md
 // §2.5, scheduler.md §7).
@@ -32,9 +25,11 @@ type completerStore interface {
 // what is queued if it dies, Callback stores every item before it returns,
 // so the handler only answers success for durable results; on an error the
 // executor keeps the batch and retries, and items already finished are then
-// skipped by the handle_code guard.
+// skipped by the handle_code guard. Concurrent POSTs share commits through
+// the store's group commit.
 type Completer struct {
-	store     completerStore
+	store     *schema.Store
+	gc        *schema.GroupCommit
 	texts     Texts
 	fireChild func(jobID int) error
 	now       func() time.Time
@@ -45,38 +40,50 @@ var _ api.Callbacks = (*Completer)(nil)
 
 // NewCompleter creates the completer. fireChild queues a PARENT trigger of
 // a child job and must not block.
-func NewCompleter(store completerStore, texts Texts, fireChild func(jobID int) error, now func() time.Time, log zerolog.Logger) *Completer {
-	return &Completer{store: store, texts: texts, fireChild: fireChild, now: now, log: log}
+func NewCompleter(store *schema.Store, texts Texts, fireChild func(jobID int) error, now func() time.Time, log zerolog.Logger) *Completer {
+	return &Completer{store: store, gc: store.NewGroupCommit(64), texts: texts, fireChild: fireChild, now: now, log: log}
 }
 
-// Callback processes one /api/callback POST, item by item in order.
+// Callback processes one /api/callback POST, item by item in order, as one
+// unit of work; children fire once it is committed.
 func (c *Completer) Callback(ctx context.Context, items []api.HandleCallbackParam) error {
-	for _, item := range items {
-		if err := c.callbackItem(ctx, item); err != nil {
-			return err
+	var children []childFire
+	err := c.gc.Do(ctx, func(ctx context.Context, tx *schema.Store) error {
+		children = children[:0] // the unit may run twice (see GroupCommit)
+		for _, item := range items {
+			fires, err := c.callbackItem(ctx, tx, item)
+			if err != nil {
+				return err
+			}
+			children = append(children, fires...)
 		}
-	}
-	return nil
-}
-
-func (c *Completer) callbackItem(ctx context.Context, item api.HandleCallbackParam) error {
-	l, err := c.store.LogLoad(ctx, item.LogID)
-	if errors.Is(err, schema.ErrNotFound) {
-		c.log.Warn().Int64("log_id", item.LogID).Msg("callback for an unknown log, skipped")
 		return nil
-	}
+	})
 	if err != nil {
 		return err
 	}
+	c.fire(children)
+	return nil
+}
+
+func (c *Completer) callbackItem(ctx context.Context, tx *schema.Store, item api.HandleCallbackParam) ([]childFire, error) {
+	l, err := tx.LogLoad(ctx, item.LogID)
+	if errors.Is(err, schema.ErrNotFound) {
+		c.log.Warn().Int64("log_id", item.LogID).Msg("callback for an unknown log, skipped")
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
 	if l.HandleCode > 0 {
 		c.log.Debug().Int64("log_id", item.LogID).Msg("repeated callback, skipped")
-		return nil
+		return nil, nil
 	}
 	msg := mergeHandleMsg(l.HandleMsg, item.HandleMsg)
 	now := c.now()
 	l.HandleTime, l.HandleCode, l.HandleMsg = &now, item.HandleCode, &msg
-	_, err = c.Finish(ctx, l)
-	return err
+	_, fires, err := c.finish(ctx, tx, l)
+	return fires, err
 }
 
 // mergeHandleMsg appends the new message to the stored one with <br>, as
@@ -98,11 +105,26 @@ func mergeHandleMsg(old, add *string) string {
 // stores the result if the log is still open; then it fires the children.
 // It reports whether this call finished the log.
 func (c *Completer) Finish(ctx context.Context, l schema.JobLog) (bool, error) {
+	won, fires, err := c.finish(ctx, c.store, l)
+	if err != nil {
+		return false, err
+	}
+	c.fire(fires)
+	return won, nil
+}
+
+// childFire is a child job to queue once its parent's result is stored.
+type childFire struct {
+	parentLog int64
+	jobID     int
+}
+
+func (c *Completer) finish(ctx context.Context, s *schema.Store, l schema.JobLog) (bool, []childFire, error) {
 	var children []int
 	if l.HandleCode == 200 {
-		job, err := c.store.JobLoad(ctx, l.JobID)
+		job, err := s.JobLoad(ctx, l.JobID)
 		if err != nil && !errors.Is(err, schema.ErrNotFound) {
-			return false, err
+			return false, nil, err
 		}
 		if err == nil && job.ChildJobID != nil && strings.TrimSpace(*job.ChildJobID) != "" {
 			var text string
@@ -115,18 +137,25 @@ func (c *Completer) Finish(ctx context.Context, l schema.JobLog) (bool, error) {
 		capped := truncateUTF16(*l.HandleMsg, MaxHandleMsg)
 		l.HandleMsg = &capped
 	}
-	won, err := c.store.LogFinish(ctx, l)
+	won, err := s.LogFinish(ctx, l)
 	if err != nil || !won {
-		return false, err
+		return false, nil, err
 	}
-	// Children fire after the parent's result is stored, so a retried
-	// callback can never fire them twice.
-	for _, id := range children {
-		if err := c.fireChild(id); err != nil {
-			c.log.Error().Err(err).Int64("log_id", l.ID).Int("job_id", id).Msg("child job not queued")
+	fires := make([]childFire, len(children))
+	for i, id := range children {
+		fires[i] = childFire{parentLog: l.ID, jobID: id}
+	}
+	return true, fires, nil
+}
+
+// fire queues children after their parent's result is committed, so a
+// retried callback can never fire them twice.
+func (c *Completer) fire(fires []childFire) {
+	for _, f := range fires {
+		if err := c.fireChild(f.jobID); err != nil {
+			c.log.Error().Err(err).Int64("log_id", f.parentLog).Int("job_id", f.jobID).Msg("child job not queued")
 		}
 	}
-	return true, nil
 }
 
 // childText builds the text appended to a successful parent's handle_msg

@@ -25,9 +25,9 @@ type Texts interface {
 
 // registryStore is the part of the store registration needs.
 type registryStore interface {
-	RegistryUpsert(ctx context.Context, group, key, value string, now time.Time) (bool, error)
 	RegistryDelete(ctx context.Context, group, key, value string) (int64, error)
 	RegistryFindAll(ctx context.Context, timeout time.Duration, now time.Time) ([]schema.Registry, error)
+	RegistryFindLiveValues(ctx context.Context, group, key string, timeout time.Duration, now time.Time) ([]string, error)
 	RegistryFindDead(ctx context.Context, timeout time.Duration, now time.Time) ([]int64, error)
 	RegistryRemoveDead(ctx context.Context, ids []int64) (int64, error)
 	GroupFindByAddressType(ctx context.Context, addressType int) ([]schema.Group, error)

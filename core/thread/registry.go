@@ -23,21 +23,27 @@ import (
 // of an existing registration (every 30 s per executor) do not touch groups.
 type Registrar struct {
 	store registryStore
+	gc    *schema.GroupCommit
 	now   func() time.Time
 	log   zerolog.Logger
 }
 
 var _ api.Registry = (*Registrar)(nil)
 
-// NewRegistrar creates the registration service.
-func NewRegistrar(store registryStore, now func() time.Time, log zerolog.Logger) *Registrar {
-	return &Registrar{store: store, now: now, log: log}
+// NewRegistrar creates the registration service. Beats of many executors
+// arriving together share commits through the store's group commit.
+func NewRegistrar(store *schema.Store, now func() time.Time, log zerolog.Logger) *Registrar {
+	return &Registrar{store: store, gc: store.NewGroupCommit(128), now: now, log: log}
 }
 
 // Registry refreshes or inserts the registration (update-then-insert).
 func (r *Registrar) Registry(ctx context.Context, p api.RegistryParam) error {
 	now := r.now()
-	inserted, err := r.store.RegistryUpsert(ctx, p.RegistryGroup, p.RegistryKey, p.RegistryValue, now)
+	var inserted bool
+	err := r.gc.Do(ctx, func(ctx context.Context, tx *schema.Store) (err error) {
+		inserted, err = tx.RegistryUpsert(ctx, p.RegistryGroup, p.RegistryKey, p.RegistryValue, now)
+		return err
+	})
 	if err != nil {
 		return err
 	}
@@ -62,25 +68,45 @@ func (r *Registrar) RegistryRemove(ctx context.Context, p api.RegistryParam) err
 }
 
 // refreshApp rebuilds the address lists of the automatic groups of one
-// appname. Failure is only logged: the registration itself is stored and
-// the monitor's next pass repairs the list.
+// appname from that app's live registrations only. Failure is only logged:
+// the registration itself is stored and the monitor's next pass repairs it.
 func (r *Registrar) refreshApp(ctx context.Context, registryGroup, appname string, now time.Time) {
 	if registryGroup != "EXECUTOR" {
 		return
 	}
-	groups, err := r.store.GroupFindByAddressType(ctx, 0)
-	if err == nil {
-		err = rebuildAddressLists(ctx, r.store, groups, now, appname)
-	}
-	if err != nil {
+	if err := r.rebuildApp(ctx, appname, now); err != nil {
 		r.log.Warn().Err(err).Str("appname", appname).Msg("refresh group address list after registration")
 	}
 }
 
-// rebuildAddressLists writes address_list of the given automatic groups (or
-// only those of appname when given) from the live registrations: sorted,
+func (r *Registrar) rebuildApp(ctx context.Context, appname string, now time.Time) error {
+	groups, err := r.store.GroupFindByAddressType(ctx, 0)
+	if err != nil {
+		return err
+	}
+	var live []string
+	loaded := false
+	for _, g := range groups {
+		if g.AppName != appname {
+			continue
+		}
+		if !loaded {
+			if live, err = r.store.RegistryFindLiveValues(ctx, "EXECUTOR", appname, DeadTimeout, now); err != nil {
+				return err
+			}
+			loaded = true
+		}
+		if err := r.store.GroupUpdateAddressList(ctx, g.ID, AddressList(live), now); err != nil {
+			return fmt.Errorf("group %d (%s): %w", g.ID, g.AppName, err)
+		}
+	}
+	return nil
+}
+
+// rebuildAddressLists writes address_list of the given automatic groups
+// from the live registrations: sorted,
 // comma-joined, NULL when empty (scheduler.md §9).
-func rebuildAddressLists(ctx context.Context, store registryStore, groups []schema.Group, now time.Time, appname string) error {
+func rebuildAddressLists(ctx context.Context, store registryStore, groups []schema.Group, now time.Time) error {
 	if len(groups) == 0 {
 		return nil
 	}
@@ -102,9 +128,6 @@ func rebuildAddressLists(ctx context.Context, store registryStore, groups []sche
 		byApp[reg.RegistryKey] = append(byApp[reg.RegistryKey], reg.RegistryValue)
 	}
 	for _, g := range groups {
-		if appname != "" && g.AppName != appname {
-			continue
-		}
 		if err := store.GroupUpdateAddressList(ctx, g.ID, AddressList(byApp[g.AppName]), now); err != nil {
 			return fmt.Errorf("group %d (%s): %w", g.ID, g.AppName, err)
 		}

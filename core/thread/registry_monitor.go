@@ -79,5 +79,5 @@ func (m *RegistryMonitor) Pass(ctx context.Context) error {
 		}
 		m.log.Info().Int("count", len(dead)).Msg("removed dead executor registrations")
 	}
-	return rebuildAddressLists(ctx, m.store, groups, now, "")
+	return rebuildAddressLists(ctx, m.store, groups, now)
 }

@@ -3,7 +3,6 @@ package trigger
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync"
 	"testing"
 
@@ -57,50 +56,5 @@ func TestConcurrentTriggersBatched(t *testing.T) {
 			t.Errorf("%d log statements for %d triggers, want %d", stmts, n, 2*n)
 		}
 		t.Logf("%d statements in %d commits", stmts, commits)
-	})
-}
-
-// TestLogWriterIsolatesFailure: a statement failing inside a batch does not
-// fail the others; they are retried one by one. MySQL only: SQLite does
-// not enforce VARCHAR lengths, strict MariaDB does.
-func TestLogWriterIsolatesFailure(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, s *schema.Store) {
-		if s.Backend() != schema.MySQL {
-			t.Skip("needs a database that rejects over-long values")
-		}
-		ctx := context.Background()
-		w := newLogWriter(s, 8)
-		ids := make([]int64, 4)
-		for i := range ids {
-			id, err := w.insert(ctx, schema.JobLog{JobGroup: 1, JobID: 1})
-			if err != nil {
-				t.Fatal(err)
-			}
-			ids[i] = id
-		}
-		// Flush the four updates as one batch, the third one too long.
-		ops := make([]*logOp, len(ids))
-		for i, id := range ids {
-			sharding := "0/1"
-			if i == 2 {
-				sharding = strings.Repeat("9", 40) // over varchar(20)
-			}
-			ops[i] = &logOp{update: true, row: schema.JobLog{ID: id, TriggerCode: 200, ExecutorShardingParam: &sharding}}
-		}
-		w.flush(ops)
-		for i, op := range ops {
-			if (op.err != nil) != (i == 2) {
-				t.Errorf("op %d err = %v", i, op.err)
-			}
-		}
-		for i, id := range ids {
-			row, err := s.LogLoad(ctx, id)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if want := map[bool]int{true: 0, false: 200}[i == 2]; row.TriggerCode != want {
-				t.Errorf("row %d trigger_code %d, want %d", i, row.TriggerCode, want)
-			}
-		}
 	})
 }
