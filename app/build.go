@@ -13,6 +13,7 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/core/alarm"
 	"github.com/xxl-admin-go/xxl-admin-go/core/lifecycle"
+	"github.com/xxl-admin-go/xxl-admin-go/core/report"
 	"github.com/xxl-admin-go/xxl-admin-go/core/schedule"
 	"github.com/xxl-admin-go/xxl-admin-go/core/thread"
 	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
@@ -68,6 +69,8 @@ func build(cfg *config.Config, store *schema.Store, opt Options, log zerolog.Log
 			thread.NewRegistryMonitor(store, opt.Now, opt.Tuning.RegistryInterval, log),
 			failMonitor,
 			thread.NewLostMonitor(store, completer, texts, opt.Now, opt.Tuning.LostInterval, log),
+			report.New(store, report.Config{Loc: time.Local, RetentionDays: cfg.LogRetentionDays,
+				Interval: opt.Tuning.ReportInterval, Now: opt.Now, Log: log.With().Str("component", "report").Logger()}),
 			scheduler,
 		},
 	}, nil

@@ -1,0 +1,43 @@
+package report
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+)
+
+// reportDays is how many days, today included, each refresh recomputes:
+// callbacks can still finish logs of the previous two days.
+const reportDays = 3
+
+// RefreshNow recomputes the report rows of today and the two days before
+// from xxl_job_log (scheduler.md §11, schema.md §4.3 findLogReport, §4.5).
+func (r *Reporter) RefreshNow(ctx context.Context) error {
+	now := r.now()
+	for i := range reportDays {
+		from, to := dayRange(now, r.loc, i)
+		c, err := r.store.LogCountsBetween(ctx, from, to)
+		if err != nil {
+			return fmt.Errorf("refresh log report: %w", err)
+		}
+		row := schema.LogReport{
+			TriggerDay:   &from,
+			RunningCount: c.Running,
+			SucCount:     c.Success,
+			FailCount:    c.Total - c.Running - c.Success,
+		}
+		// The store reports matched rows, so an unchanged day counts as
+		// found and is not inserted twice (schema.md §3).
+		n, err := r.store.ReportUpdate(ctx, row)
+		if err != nil {
+			return fmt.Errorf("refresh log report: %w", err)
+		}
+		if n == 0 {
+			if err := r.store.ReportSave(ctx, row); err != nil {
+				return fmt.Errorf("refresh log report: %w", err)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,89 @@
+package report
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+)
+
+// cleanIfDue runs the cleanup when more than 24 h passed since the last
+// completed one; the first call after start always qualifies. A failed
+// cleanup is not recorded, so the next tick tries again (Java's thread
+// would die instead, scheduler.md §11).
+func (r *Reporter) cleanIfDue(ctx context.Context) error {
+	r.cleanMu.Lock()
+	defer r.cleanMu.Unlock()
+	if !r.lastClean.IsZero() && r.now().Sub(r.lastClean) <= cleanEvery {
+		return nil
+	}
+	_, err := r.clean(ctx)
+	return err
+}
+
+// CleanNow deletes every log triggered at or before local midnight of
+// today − RetentionDays and returns how many it deleted; it does nothing
+// when retention is disabled (below 7 days).
+func (r *Reporter) CleanNow(ctx context.Context) (int, error) {
+	r.cleanMu.Lock()
+	defer r.cleanMu.Unlock()
+	return r.clean(ctx)
+}
+
+// clean deletes in batches of r.batch ids, each its own statement, so no
+// transaction holds row locks or SQLite's write lock for long and
+// concurrent triggers keep writing logs. Callers hold cleanMu.
+func (r *Reporter) clean(ctx context.Context) (int, error) {
+	if r.retention <= 0 {
+		return 0, nil
+	}
+	before := clearBefore(r.now(), r.loc, r.retention)
+	filter := schema.ClearFilter{Before: &before}
+	deleted := 0
+	for {
+		start := time.Now()
+		ids, err := r.store.LogFindClearIDs(ctx, filter, r.batch)
+		if err != nil {
+			return deleted, fmt.Errorf("log retention before %s: %w", before.Format(time.DateTime), err)
+		}
+		n, err := r.store.LogClear(ctx, ids)
+		if err != nil {
+			return deleted, fmt.Errorf("log retention before %s: %w", before.Format(time.DateTime), err)
+		}
+		deleted += int(n)
+		if r.afterBatch != nil {
+			r.afterBatch(len(ids), time.Since(start))
+		}
+		// A short batch was the last one; skip the empty select Java makes.
+		if len(ids) < r.batch {
+			break
+		}
+		// Rest as long as the batch took: writers waiting for the rows or,
+		// on SQLite, for the single write lock get at least half the time.
+		// Measured on 1M rows (bench_test.go) this cuts concurrent writers'
+		// p99 and worst latency 2-4x for 1.5-2.5x the cleanup time.
+		if !r.noRest {
+			if err := rest(ctx, time.Since(start)); err != nil {
+				return deleted, fmt.Errorf("log retention: %w", err)
+			}
+		}
+	}
+	r.lastClean = r.now()
+	if deleted > 0 {
+		r.log.Info().Int("deleted", deleted).Time("before", before).Msg("log retention removed old logs")
+	}
+	return deleted, nil
+}
+
+// rest waits d or until ctx ends.
+func rest(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
