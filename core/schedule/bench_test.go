@@ -3,7 +3,6 @@ package schedule
 import (
 	"context"
 	"fmt"
-	"os"
 	"testing"
 	"time"
 
@@ -24,13 +23,7 @@ func BenchmarkRound(b *testing.B) {
 		open  func(b *testing.B) opener
 	}{
 		{"sqlite", func(n int) int { return 3 + n }, func(b *testing.B) opener { return sqliteDB(b) }},
-		{"mysql", func(n int) int { return 2 + (n+199)/200 }, func(b *testing.B) opener {
-			dsn := os.Getenv(mysqlDSNEnv)
-			if dsn == "" {
-				b.Skip("mysql: XXL_TEST_MYSQL_DSN not set")
-			}
-			return mysqlDB(b, dsn)
-		}},
+		{"mysql", func(n int) int { return 2 + (n+199)/200 }, func(b *testing.B) opener { return mysqlDB(b) }},
 	}
 	for _, be := range backends {
 		for _, n := range []int{1000, 5000, 10000} {

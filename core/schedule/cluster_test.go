@@ -53,10 +53,6 @@ func (l *clusterLog) observer(admin int) func(a action, fired bool) {
 // rolls back a round caught mid-transaction, which is what the database
 // does for a killed connection.
 func TestCluster(t *testing.T) {
-	dsn := os.Getenv(mysqlDSNEnv)
-	if dsn == "" {
-		t.Skip("mysql: XXL_TEST_MYSQL_DSN not set")
-	}
 	if testing.Short() {
 		t.Skip("real-clock test")
 	}
@@ -64,7 +60,7 @@ func TestCluster(t *testing.T) {
 	if v, err := strconv.Atoi(os.Getenv(clusterSecondsEnv)); err == nil && v > 0 {
 		run = time.Duration(v) * time.Second
 	}
-	open := mysqlDB(t, dsn)
+	open := mysqlDB(t)
 	const jobs = 300
 	log := &clusterLog{decided: map[entry][]int{}, fired: map[entry][]int{}, lost: map[entry]bool{}}
 

@@ -2,26 +2,17 @@ package schedule
 
 import (
 	"context"
-	"crypto/rand"
-	"database/sql"
-	"encoding/hex"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/go-sql-driver/mysql"
 	"github.com/rs/zerolog"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
 	"go.uber.org/goleak"
 )
-
-// mysqlDSNEnv names a go-sql-driver DSN without a database, e.g.
-// "xxl:xxl_pwd@tcp(127.0.0.1:3306)/".
-const mysqlDSNEnv = "XXL_TEST_MYSQL_DSN"
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
@@ -42,43 +33,20 @@ func forEachBackend(t *testing.T, fn func(t *testing.T, open opener)) {
 		fn(t, sqliteDB(t))
 	})
 	t.Run("mysql", func(t *testing.T) {
-		dsn := os.Getenv(mysqlDSNEnv)
-		if dsn == "" {
-			t.Skip("mysql: XXL_TEST_MYSQL_DSN not set")
-		}
+		open := mysqlDB(t)
 		t.Parallel()
-		fn(t, mysqlDB(t, dsn))
+		fn(t, open)
 	})
 }
 
 func sqliteDB(tb testing.TB) opener {
-	url := "jdbc:sqlite:" + filepath.Join(tb.TempDir(), "x.db")
-	return prepared(tb, url, "", "")
+	return prepared(tb, storetest.SQLiteURL(tb, ""), "", "")
 }
 
-// mysqlDB creates xxl_t_<random> and drops it in Cleanup.
-func mysqlDB(tb testing.TB, dsn string) opener {
-	cfg, err := mysql.ParseDSN(dsn)
-	if err != nil {
-		tb.Fatalf("%s: %v", mysqlDSNEnv, err)
-	}
-	var rnd [6]byte
-	_, _ = rand.Read(rnd[:])
-	name := "xxl_t_" + hex.EncodeToString(rnd[:])
-	adminExec(tb, dsn, "CREATE DATABASE "+name+" DEFAULT CHARACTER SET utf8mb4")
-	tb.Cleanup(func() { adminExec(tb, dsn, "DROP DATABASE IF EXISTS "+name) })
-	return prepared(tb, fmt.Sprintf("jdbc:mysql://%s/%s?serverTimezone=UTC&useSSL=false", cfg.Addr, name), cfg.User, cfg.Passwd)
-}
-
-func adminExec(tb testing.TB, dsn, stmt string) {
-	db, err := sql.Open("mysql", dsn)
-	if err != nil {
-		tb.Fatalf("open admin connection: %v", err)
-	}
-	defer db.Close()
-	if _, err := db.Exec(stmt); err != nil {
-		tb.Fatalf("%s: %v", stmt, err)
-	}
+// mysqlDB creates a database of its own (skipping without MariaDB).
+func mysqlDB(tb testing.TB) opener {
+	url, user, pass := storetest.MySQLURLZone(tb, "UTC")
+	return prepared(tb, url, user, pass)
 }
 
 // prepared creates the schema once and returns an opener of new pools.

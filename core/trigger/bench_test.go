@@ -2,11 +2,11 @@ package trigger
 
 import (
 	"context"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
 )
 
 // BenchmarkFlowTrigger measures Flow.Trigger end to end (2 reads: job and
@@ -18,11 +18,8 @@ func BenchmarkFlowTrigger(b *testing.B) {
 	backends := map[string]func(b *testing.B) *schema.Store{
 		"sqlite": func(b *testing.B) *schema.Store { return openSQLite(b) },
 		"mysql": func(b *testing.B) *schema.Store {
-			dsn := os.Getenv(mysqlDSNEnv)
-			if dsn == "" {
-				b.Skip("mysql: " + mysqlDSNEnv + " not set")
-			}
-			return openMySQL(b, dsn)
+			url, user, pass := storetest.MySQLURLZone(b, testZone)
+			return storetest.Open(b, url, user, pass)
 		},
 	}
 	for _, backend := range []string{"sqlite", "mysql"} {

@@ -2,32 +2,25 @@ package trigger
 
 import (
 	"context"
-	"crypto/rand"
-	"database/sql"
-	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/go-sql-driver/mysql"
 	"github.com/rs/zerolog"
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/api"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/i18n"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
 )
 
 const (
-	mysqlDSNEnv = "XXL_TEST_MYSQL_DSN"
-	testZone    = "Asia/Shanghai"
+	testZone = "Asia/Shanghai"
 )
 
 // forEachBackend runs fn on a freshly prepared database per backend:
@@ -39,67 +32,15 @@ func forEachBackend(t *testing.T, fn func(t *testing.T, s *schema.Store)) {
 		fn(t, openSQLite(t))
 	})
 	t.Run("mysql", func(t *testing.T) {
-		dsn := os.Getenv(mysqlDSNEnv)
-		if dsn == "" {
-			t.Skip("mysql: " + mysqlDSNEnv + " not set")
-		}
+		url, user, pass := storetest.MySQLURLZone(t, testZone)
 		t.Parallel()
-		fn(t, openMySQL(t, dsn))
+		fn(t, storetest.Open(t, url, user, pass))
 	})
 }
 
 func openSQLite(tb testing.TB) *schema.Store {
 	tb.Helper()
-	target, err := schema.ParseJDBC("jdbc:sqlite:"+filepath.Join(tb.TempDir(), "x.db")+"?serverTimezone="+testZone, "", "")
-	if err != nil {
-		tb.Fatalf("ParseJDBC: %v", err)
-	}
-	return openTarget(tb, target)
-}
-
-func openMySQL(tb testing.TB, dsn string) *schema.Store {
-	tb.Helper()
-	cfg, err := mysql.ParseDSN(dsn)
-	if err != nil {
-		tb.Fatalf("%s: %v", mysqlDSNEnv, err)
-	}
-	var rnd [6]byte
-	_, _ = rand.Read(rnd[:])
-	name := "xxl_t_" + hex.EncodeToString(rnd[:])
-	adminExec(tb, dsn, "CREATE DATABASE "+name+" DEFAULT CHARACTER SET utf8mb4")
-	tb.Cleanup(func() { adminExec(tb, dsn, "DROP DATABASE IF EXISTS "+name) })
-	url := fmt.Sprintf("jdbc:mysql://%s/%s?serverTimezone=%s&useSSL=false", cfg.Addr, name, testZone)
-	target, err := schema.ParseJDBC(url, cfg.User, cfg.Passwd)
-	if err != nil {
-		tb.Fatalf("ParseJDBC: %v", err)
-	}
-	return openTarget(tb, target)
-}
-
-func adminExec(tb testing.TB, dsn, stmt string) {
-	tb.Helper()
-	db, err := sql.Open("mysql", dsn)
-	if err != nil {
-		tb.Fatalf("open admin connection: %v", err)
-	}
-	defer db.Close()
-	if _, err := db.Exec(stmt); err != nil {
-		tb.Fatalf("%s: %v", stmt, err)
-	}
-}
-
-func openTarget(tb testing.TB, target schema.Target) *schema.Store {
-	tb.Helper()
-	ctx := context.Background()
-	s, err := schema.Open(ctx, target, schema.PoolSettings{MaxOpen: 20, MaxIdle: 20})
-	if err != nil {
-		tb.Fatalf("Open: %v", err)
-	}
-	tb.Cleanup(func() { _ = s.Close() })
-	if _, err := s.Prepare(ctx); err != nil {
-		tb.Fatalf("Prepare: %v", err)
-	}
-	return s
+	return storetest.Open(tb, storetest.SQLiteURL(tb, "serverTimezone="+testZone), "", "")
 }
 
 // fakeExecutor speaks the executor side of executor-protocol.md §3 on

@@ -33,7 +33,17 @@ func ForEach(t *testing.T, fn func(t *testing.T, s *schema.Store)) {
 // SQLite opens a prepared store on a new file in t.TempDir().
 func SQLite(t testing.TB) *schema.Store {
 	t.Helper()
-	return open(t, "jdbc:sqlite:"+filepath.Join(t.TempDir(), "xxl-job.db"), "", "")
+	return Open(t, SQLiteURL(t, ""), "", "")
+}
+
+// SQLiteURL is the JDBC URL of a new SQLite file in t.TempDir(), with an
+// optional query (e.g. "serverTimezone=Asia/Shanghai").
+func SQLiteURL(t testing.TB, query string) string {
+	url := "jdbc:sqlite:" + filepath.Join(t.TempDir(), "xxl-job.db")
+	if query != "" {
+		url += "?" + query
+	}
+	return url
 }
 
 // MySQL creates a database, opens a prepared store on it and drops it at the
@@ -41,12 +51,18 @@ func SQLite(t testing.TB) *schema.Store {
 func MySQL(t testing.TB) *schema.Store {
 	t.Helper()
 	url, user, pass := MySQLURL(t)
-	return open(t, url, user, pass)
+	return Open(t, url, user, pass)
 }
 
 // MySQLURL creates an empty database for the test and returns its JDBC URL
 // and credentials, for tests that start whole admins on it.
 func MySQLURL(t testing.TB) (url, user, pass string) {
+	t.Helper()
+	return MySQLURLZone(t, "Asia/Shanghai")
+}
+
+// MySQLURLZone is MySQLURL with the given serverTimezone.
+func MySQLURLZone(t testing.TB, zone string) (url, user, pass string) {
 	t.Helper()
 	dsn := os.Getenv(EnvMySQL)
 	if dsn == "" {
@@ -68,16 +84,17 @@ func MySQLURL(t testing.TB) (url, user, pass string) {
 		t.Fatalf("create database: %v", err)
 	}
 	t.Cleanup(func() { _, _ = admin.Exec("DROP DATABASE IF EXISTS " + name) })
-	return fmt.Sprintf("jdbc:mysql://%s/%s?serverTimezone=Asia/Shanghai", cfg.Addr, name), cfg.User, cfg.Passwd
+	return fmt.Sprintf("jdbc:mysql://%s/%s?serverTimezone=%s&useSSL=false", cfg.Addr, name, zone), cfg.User, cfg.Passwd
 }
 
-func open(t testing.TB, url, user, pass string) *schema.Store {
+// Open opens a store on url with a pool of 20 and prepares the schema.
+func Open(t testing.TB, url, user, pass string) *schema.Store {
 	t.Helper()
 	target, err := schema.ParseJDBC(url, user, pass)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := schema.Open(context.Background(), target, schema.PoolSettings{MaxOpen: 10, MaxIdle: 10})
+	s, err := schema.Open(context.Background(), target, schema.PoolSettings{MaxOpen: 20, MaxIdle: 20})
 	if err != nil {
 		t.Fatal(err)
 	}
