@@ -6,7 +6,7 @@ TESTFLAGS ?=
 FUZZTIME  ?= 3s
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all build run test lint vet fmt-check staticcheck fuzz bench java clean
+.PHONY: all build run test lint vet fmt-check staticcheck fuzz bench bench-sched java clean
 
 all: build
 
@@ -52,6 +52,12 @@ fuzz:
 # Benchmarks; results as JSON lines in bench/out/ (see README "Benchmarks").
 bench: build
 	@./scripts/bench.sh
+
+# Scheduler throughput: N FIX_RATE-1s jobs on one admin process against a
+# fake executor (MariaDB with XXL_TEST_MYSQL_DSN, else -db sqlite).
+# make bench-sched BENCHSCHED_ARGS="-jobs 1000,5000 -seconds 60"
+bench-sched: build
+	$(GO) run ./scripts/benchsched -bin $(BIN) $(BENCHSCHED_ARGS)
 
 # The Java executors used by the live conformance tests (needs java + mvn).
 java:

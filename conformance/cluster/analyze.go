@@ -1,0 +1,134 @@
+package cluster
+
+import (
+	"fmt"
+	"slices"
+	"time"
+)
+
+// Window is a span of planned seconds (inclusive) in which missed fires are
+// expected, e.g. the seconds whose fires sat in a killed admin's ring.
+type Window struct{ From, To time.Time }
+
+func (w Window) holds(sec int64) bool { return sec >= w.From.Unix() && sec <= w.To.Unix() }
+
+// Slot is one planned fire: a job and the whole second it is due.
+type Slot struct {
+	JobID  int
+	Second int64 // epoch seconds
+}
+
+func (s Slot) String() string {
+	return fmt.Sprintf("job %d at %s", s.JobID, time.Unix(s.Second, 0).UTC().Format("15:04:05"))
+}
+
+// Result counts fires against the plan of every job firing once per whole
+// second from First to Last.
+type Result struct {
+	Planned         int     // job × second slots in [First, Last]
+	Fired           int     // fires landing on a planned slot, duplicates included
+	Outside         int     // fires of unknown jobs or outside [First, Last]
+	Duplicates      int     // fires no planned second is left for
+	DuplicateSlots  []Slot  // the first few, by the second they arrived in
+	MissesExcused   int     // empty slots inside an excused window
+	MissesElsewhere int     // empty slots outside every window
+	Missed          []Slot  // the first few unexcused empty slots
+	Lateness        Summary // receipt − planned second, fires on planned slots
+}
+
+// Summary holds the percentiles of a set of durations.
+type Summary struct {
+	N             int
+	P50, P99, Max time.Duration
+}
+
+const (
+	keepSlots = 20
+	// tailSlots extends each job's plan past Last so that the fires an
+	// admin's ring still holds at stop (drained for up to 8 s, §3.2) pair
+	// with their own seconds and count as outside instead of duplicates.
+	tailSlots = 10
+)
+
+// Analyze pairs each job's fires with its planned whole seconds in order
+// (see match): a fire belongs to the second it is at most MaxLate after.
+// Fires left over are duplicates; planned seconds left over are misses,
+// excused inside a window. A duplicate next to a miss within MaxLate
+// cannot be told from a late fire, which is why misses are only excused
+// in short windows.
+func Analyze(fires []Fire, jobs []int, first, last time.Time, excused []Window) Result {
+	lo, hi := first.Unix(), last.Unix()
+	per := byJob(fires)
+	var r Result
+	late := make([]time.Duration, 0, len(fires))
+	slots := make([]int64, 0, hi-lo+1+tailSlots)
+	for sec := lo; sec <= hi+tailSlots; sec++ {
+		slots = append(slots, sec)
+	}
+	for _, id := range jobs {
+		ts := per[id]
+		delete(per, id)
+		slotFire, fireSlot := match(slots, ts)
+		for k, sec := range slots {
+			if sec > hi {
+				break
+			}
+			r.Planned++
+			if j := slotFire[k]; j >= 0 {
+				r.Fired++
+				late = append(late, ts[j].Sub(time.Unix(sec, 0)))
+				continue
+			}
+			if slices.ContainsFunc(excused, func(w Window) bool { return w.holds(sec) }) {
+				r.MissesExcused++
+				continue
+			}
+			r.MissesElsewhere++
+			if len(r.Missed) < keepSlots {
+				r.Missed = append(r.Missed, Slot{JobID: id, Second: sec})
+			}
+		}
+		for j, k := range fireSlot {
+			switch {
+			case k >= 0 && slots[k] > hi, k < 0 && ts[j].Unix() < lo:
+				r.Outside++
+			case k < 0:
+				r.Duplicates++
+				if len(r.DuplicateSlots) < keepSlots {
+					r.DuplicateSlots = append(r.DuplicateSlots, Slot{JobID: id, Second: ts[j].Unix()})
+				}
+			}
+		}
+	}
+	for _, ts := range per {
+		r.Outside += len(ts) // fires of jobs not in the plan
+	}
+	r.Lateness = Summarize(late)
+	return r
+}
+
+// Summarize sorts d in place and returns its p50, p99 and maximum.
+func Summarize(d []time.Duration) Summary {
+	if len(d) == 0 {
+		return Summary{}
+	}
+	slices.Sort(d)
+	at := func(q float64) time.Duration { return d[min(len(d)-1, int(q*float64(len(d))))] }
+	return Summary{N: len(d), P50: at(0.50), P99: at(0.99), Max: d[len(d)-1]}
+}
+
+// PerSecond counts fires by the whole second they were received in, over
+// [from, to] inclusive.
+func PerSecond(fires []Fire, from, to time.Time) []int {
+	lo, hi := from.Unix(), to.Unix()
+	if hi < lo {
+		return nil
+	}
+	out := make([]int, hi-lo+1)
+	for _, f := range fires {
+		if s := f.At.Unix(); s >= lo && s <= hi {
+			out[s-lo]++
+		}
+	}
+	return out
+}

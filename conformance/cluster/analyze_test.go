@@ -1,0 +1,74 @@
+package cluster
+
+import (
+	"testing"
+	"time"
+)
+
+// TestAnalyze checks the pairing of fires with planned seconds that the
+// cluster test relies on: one fire per job and whole second (scheduler.md
+// §3.3 ring), late fires kept on their own second, extra fires counted as
+// duplicates, and misses excused only inside kill windows (§14).
+func TestAnalyze(t *testing.T) {
+	base := time.Unix(1_800_000_000, 0)
+	at := func(sec int, ms int) Fire {
+		return Fire{JobID: 1, At: base.Add(time.Duration(sec)*time.Second + time.Duration(ms)*time.Millisecond)}
+	}
+	last := base.Add(4 * time.Second) // planned seconds 0…4
+	tests := []struct {
+		name             string
+		fires            []Fire
+		excused          []Window
+		fired, dups      int
+		missExc, missEls int
+		outside          int
+		maxLate          time.Duration
+	}{
+		{name: "on time", fires: []Fire{at(0, 5), at(1, 5), at(2, 5), at(3, 5), at(4, 5)},
+			fired: 5, maxLate: 5 * time.Millisecond},
+		{name: "second 1 late by 1.4 s stays on its second",
+			fires: []Fire{at(0, 5), at(2, 400), at(2, 500), at(3, 5), at(4, 5)},
+			fired: 5, maxLate: 1400 * time.Millisecond},
+		{name: "two fires in one second with no miss near is a duplicate",
+			fires: []Fire{at(0, 5), at(1, 5), at(1, 7), at(2, 5), at(3, 5), at(4, 5)},
+			fired: 5, dups: 1, maxLate: 5 * time.Millisecond},
+		{name: "miss outside a window",
+			fires: []Fire{at(0, 5), at(1, 5), at(3, 5), at(4, 5)},
+			fired: 4, missEls: 1, maxLate: 5 * time.Millisecond},
+		{name: "misses inside a window are excused",
+			fires:   []Fire{at(0, 5), at(3, 5), at(4, 5)},
+			excused: []Window{{From: base.Add(time.Second), To: base.Add(2 * time.Second)}},
+			fired:   3, missExc: 2, maxLate: 5 * time.Millisecond},
+		{name: "ring drain after the plan and other jobs are outside",
+			fires: []Fire{at(0, 5), at(1, 5), at(2, 5), at(3, 5), at(4, 5), at(5, 5), at(6, 5),
+				{JobID: 2, At: base}},
+			fired: 5, outside: 3, maxLate: 5 * time.Millisecond},
+		{name: "over MaxLate is no fire for the second",
+			fires: []Fire{at(0, 5), at(1, 5), at(2, 5), at(3, 5), at(4, 5), at(-7, 0)},
+			fired: 5, outside: 1, maxLate: 5 * time.Millisecond},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := Analyze(tc.fires, []int{1}, base, last, tc.excused)
+			if r.Planned != 5 || r.Fired != tc.fired || r.Duplicates != tc.dups || r.MissesExcused != tc.missExc ||
+				r.MissesElsewhere != tc.missEls || r.Outside != tc.outside || r.Lateness.Max != tc.maxLate {
+				t.Fatalf("got planned %d fired %d dups %d excused %d elsewhere %d outside %d max late %s",
+					r.Planned, r.Fired, r.Duplicates, r.MissesExcused, r.MissesElsewhere, r.Outside, r.Lateness.Max)
+			}
+		})
+	}
+}
+
+func TestSummarize(t *testing.T) {
+	d := make([]time.Duration, 100)
+	for i := range d {
+		d[i] = time.Duration(100-i) * time.Millisecond
+	}
+	s := Summarize(d)
+	if s.N != 100 || s.P50 != 51*time.Millisecond || s.P99 != 100*time.Millisecond || s.Max != 100*time.Millisecond {
+		t.Fatalf("%+v", s)
+	}
+	if (Summarize(nil) != Summary{}) {
+		t.Fatal("empty input")
+	}
+}

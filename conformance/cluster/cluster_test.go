@@ -1,0 +1,261 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
+)
+
+const (
+	// secondsEnv sets the measured run; 30 s by default to keep CI short.
+	// The issue asks for 60 s: XXL_TEST_CLUSTER_SECONDS=60.
+	secondsEnv = "XXL_TEST_CLUSTER_SECONDS"
+	// dumpEnv names a directory to write fires, log rows and admin logs to.
+	dumpEnv  = "XXL_TEST_CLUSTER_DUMP"
+	admins   = 3
+	jobCount = 300
+	// startMargin puts the first fire after every admin's first round: the
+	// schedule loop sleeps to a whole second ≥ 4 s after start (scheduler.md
+	// §3.1), so fires planned earlier would be late (case B), fire off the
+	// grid and restart FIX_RATE from a time with milliseconds. 8 s leaves
+	// the admins 2 s to start; the first round then sees the jobs as due
+	// within 5 s (case C) and keeps them aligned on whole seconds.
+	startMargin = 8 * time.Second
+	// lossWindow is how far after a kill fires may be missing: the killed
+	// admin's ring held up to five seconds of pre-read fires (PRE_READ_MS,
+	// §3.2), plus the second under way. Java loses the same.
+	lossWindow = 6 * time.Second
+	readyLimit = 30 * time.Second
+	stopGrace  = 30 * time.Second
+)
+
+// TestClusterProcesses runs three admin processes on one MariaDB database
+// with 300 FIX_RATE 1 s jobs, SIGKILLs one at a third and another at two
+// thirds of the run (each restarted at once), and checks scheduler.md §14:
+// the schedule lock lets exactly one admin push each planned fire, so no
+// job fires twice in a second (counted at the executor and in xxl_job_log),
+// and the only missing fires are those that sat in a killed admin's ring.
+func TestClusterProcesses(t *testing.T) {
+	url, user, pass := storetest.MySQLURL(t)
+	if testing.Short() {
+		t.Skip("real-clock test of a minute or so")
+	}
+	run := 30 * time.Second
+	if v, err := strconv.Atoi(os.Getenv(secondsEnv)); err == nil && v > 0 {
+		run = time.Duration(v) * time.Second
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), run+5*time.Minute)
+	defer cancel()
+
+	dir := t.TempDir()
+	bin, err := BuildAdmin(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := OpenDB(ctx, url, user, pass)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(db.Close)
+	exec := StartExecutor()
+	t.Cleanup(exec.Close)
+	group, jobs, err := db.Seed(ctx, jobCount, exec.Address())
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := time.Now().Truncate(time.Second).Add(startMargin)
+	if err := db.Arm(ctx, group, first); err != nil {
+		t.Fatal(err)
+	}
+
+	args := AdminArgs(url, user, pass, "cluster-token")
+	c := &fleet{t: t, bin: bin, args: args, dir: dir}
+	t.Cleanup(c.killAll)
+	for i := range admins {
+		c.start(i)
+	}
+
+	// Kill admin 0 at a third and admin 1 at two thirds, each restarted at
+	// once; every kill excuses the fires due in the following lossWindow.
+	var excused []Window
+	for k, frac := range []int{1, 2} {
+		at := first.Add(run * time.Duration(frac) / 3)
+		if !sleepUntil(ctx, at) {
+			t.Fatal("timed out")
+		}
+		killed := time.Now()
+		c.kill(k)
+		excused = append(excused, Window{From: killed.Truncate(time.Second), To: killed.Add(lossWindow)})
+		c.start(k)
+	}
+	end := first.Add(run)
+	if !sleepUntil(ctx, end) {
+		t.Fatal("timed out")
+	}
+	// Fires due before the stop signal are planned; the ring drain at stop
+	// fires some later ones, which count as outside the plan.
+	last := time.Now().Truncate(time.Second).Add(-time.Second)
+	c.terminateAll()
+
+	res := Analyze(exec.Fires(), jobs, first, last, excused)
+	sameSecond, logRows, err := db.LogDuplicates(ctx, group)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logFires, err := db.LogFires(ctx, group)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logRes := Analyze(logFires, jobs, first, last, excused)
+	if out := os.Getenv(dumpEnv); out != "" {
+		if err := db.Dump(ctx, out, group, exec.Fires()); err != nil {
+			t.Error(err)
+		}
+		for _, n := range c.logs {
+			_ = os.WriteFile(filepath.Join(out, filepath.Base(n)), []byte(tail(n)), 0o644)
+		}
+	}
+	t.Logf("cluster run %s, %d admins, %d jobs, kills at %s\n%s", run, admins, jobCount, windowsText(excused),
+		table(res, logRes, sameSecond, logRows))
+	if res.Duplicates != 0 || logRes.Duplicates != 0 {
+		t.Errorf("duplicate fires: %d at the executor (%v), %d in xxl_job_log (%v); want none (scheduler.md §14)",
+			res.Duplicates, res.DuplicateSlots, logRes.Duplicates, logRes.DuplicateSlots)
+	}
+	if res.MissesElsewhere != 0 {
+		t.Errorf("%d fires missing outside the kill windows, e.g. %v; only a killed admin's ring may be lost",
+			res.MissesElsewhere, res.Missed)
+	}
+	if res.Fired == 0 {
+		t.Error("nothing fired")
+	}
+}
+
+// fleet is the admin processes of the test.
+type fleet struct {
+	t    *testing.T
+	bin  string
+	args []string
+	dir  string
+
+	mu     sync.Mutex
+	admins [admins]*Admin
+	starts int
+	logs   []string
+}
+
+func (c *fleet) start(i int) {
+	c.t.Helper()
+	c.mu.Lock()
+	c.starts++
+	name := filepath.Join(c.dir, fmt.Sprintf("admin%d-%d.log", i, c.starts))
+	c.logs = append(c.logs, name)
+	c.mu.Unlock()
+	out, err := os.Create(name)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	c.t.Cleanup(func() { out.Close() })
+	a, err := StartAdmin(c.bin, c.args, out, readyLimit)
+	if err != nil {
+		c.t.Fatalf("%v\n%s", err, tail(name))
+	}
+	c.mu.Lock()
+	c.admins[i] = a
+	c.mu.Unlock()
+}
+
+func (c *fleet) kill(i int) {
+	c.mu.Lock()
+	a := c.admins[i]
+	c.admins[i] = nil
+	c.mu.Unlock()
+	if a != nil {
+		a.Kill()
+	}
+}
+
+// terminateAll stops every admin with SIGTERM at the same time, so that
+// none of them picks up rounds the others gave up while stopping.
+func (c *fleet) terminateAll() {
+	c.mu.Lock()
+	all := c.admins
+	c.admins = [admins]*Admin{}
+	c.mu.Unlock()
+	var wg sync.WaitGroup
+	for i, a := range all {
+		if a == nil {
+			continue
+		}
+		wg.Go(func() {
+			if err := a.Terminate(stopGrace); err != nil {
+				c.t.Errorf("admin %d: %v", i, err)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func (c *fleet) killAll() {
+	c.mu.Lock()
+	all := c.admins
+	c.admins = [admins]*Admin{}
+	c.mu.Unlock()
+	for _, a := range all {
+		if a != nil {
+			a.Kill()
+		}
+	}
+}
+
+func sleepUntil(ctx context.Context, at time.Time) bool {
+	t := time.NewTimer(time.Until(at))
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+func tail(name string) string {
+	b, _ := os.ReadFile(name)
+	if len(b) > 400000 {
+		b = b[len(b)-400000:]
+	}
+	return string(b)
+}
+
+func windowsText(ws []Window) string {
+	var s []string
+	for _, w := range ws {
+		s = append(s, w.From.UTC().Format("15:04:05")+"…"+w.To.UTC().Format("15:04:05"))
+	}
+	return strings.Join(s, ", ")
+}
+
+func table(r, logs Result, sameSecond, logRows int) string {
+	var b strings.Builder
+	row := func(k string, v any) { fmt.Fprintf(&b, "  %-28s %v\n", k, v) }
+	row("planned (job × second)", r.Planned)
+	row("fired on plan", r.Fired)
+	row("fired outside plan", r.Outside)
+	row("duplicates (executor)", r.Duplicates)
+	row("duplicates (xxl_job_log)", logs.Duplicates)
+	row("log rows", logRows)
+	row("log rows sharing a second", sameSecond)
+	row("misses in kill windows", r.MissesExcused)
+	row("misses elsewhere", r.MissesElsewhere)
+	row("lateness p50", r.Lateness.P50)
+	row("lateness p99", r.Lateness.P99)
+	row("lateness max", r.Lateness.Max)
+	return b.String()
+}
