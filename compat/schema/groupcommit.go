@@ -16,34 +16,45 @@ const groupCommitTimeout = 30 * time.Second
 // instead of N. Each caller still waits until its own unit is committed,
 // so "answered" still means "stored".
 //
-// There is no background goroutine: the caller that finds no commit in
-// flight leads one batch (up to MaxBatch units queued meanwhile), then
-// hands the lead to the oldest waiting caller. A lone caller pays no wait.
+// Up to Lanes batches are written at the same time, each on its own
+// connection: one lane would serialise every statement of every caller
+// behind one round trip at a time. There is no background goroutine: a
+// caller that finds a free lane leads one batch (up to MaxBatch queued
+// units, oldest first), then hands its lane to the oldest waiting caller. A
+// lone caller pays no wait.
+//
 // If a shared transaction fails (a deadlock, one bad row), every unit of it
-// is run again on its own, so one unit cannot fail others;
-// units must therefore only touch the database through tx and keep their
-// results in variables they overwrite.
+// is run again on its own, so one unit cannot fail others; units must
+// therefore only touch the database through tx and keep their results in
+// variables they overwrite.
 type GroupCommit struct {
 	store    *Store
 	maxBatch int
+	lanes    int
 
 	mu      sync.Mutex
 	pending []*unit
-	leading bool
+	leaders int
 
 	units   atomic.Int64
 	commits atomic.Int64
 }
 
 type unit struct {
-	fn   func(ctx context.Context, tx *Store) error
-	err  error
-	wake chan bool // false: done; true: this caller leads the next batch
+	fn     func(ctx context.Context, tx *Store) error
+	err    error
+	wake   chan bool // false: done; true: this caller leads the next batch
+	handed bool      // a lane was handed to this caller (at most once: wake holds 2)
 }
 
 // NewGroupCommit creates a group committer; maxBatch <= 1 disables grouping.
+// MySQL gets 8 lanes; SQLite has a single writer, so one lane.
 func (s *Store) NewGroupCommit(maxBatch int) *GroupCommit {
-	return &GroupCommit{store: s, maxBatch: maxBatch}
+	lanes := 8
+	if s.d.backend() == SQLite {
+		lanes = 1
+	}
+	return &GroupCommit{store: s, maxBatch: maxBatch, lanes: lanes}
 }
 
 // Stats reports the units run and the transactions committed so far.
@@ -60,22 +71,28 @@ func (g *GroupCommit) Do(ctx context.Context, fn func(ctx context.Context, tx *S
 		g.runAlone(ctx, u)
 		return u.err
 	}
-	u.wake = make(chan bool, 1)
+	u.wake = make(chan bool, 2)
 	g.mu.Lock()
 	g.pending = append(g.pending, u)
-	lead := !g.leading
-	g.leading = true
-	g.mu.Unlock()
-	if !lead {
-		lead = <-u.wake
-	}
+	lead := g.leaders < g.lanes
 	if lead {
-		g.lead()
-		<-u.wake // our own unit was in the batch just written
+		g.leaders++
 	}
-	return u.err
+	g.mu.Unlock()
+	for {
+		if lead {
+			g.lead()
+		}
+		if lead = <-u.wake; !lead {
+			return u.err
+		}
+	}
 }
 
+// lead writes one batch from the front of the queue, then passes the lane
+// to the oldest waiting caller not yet handed one, or frees it. A caller
+// handed a lane whose unit another lane has meanwhile written still leads
+// once (perhaps an empty batch) and so passes the lane on.
 func (g *GroupCommit) lead() {
 	g.mu.Lock()
 	n := min(len(g.pending), g.maxBatch)
@@ -83,13 +100,23 @@ func (g *GroupCommit) lead() {
 	g.pending = g.pending[n:]
 	g.mu.Unlock()
 
-	g.flush(batch)
+	if len(batch) > 0 {
+		g.flush(batch)
+	}
 
 	g.mu.Lock()
-	if len(g.pending) == 0 {
-		g.leading = false
+	var next *unit
+	for _, u := range g.pending {
+		if !u.handed {
+			next = u
+			break
+		}
+	}
+	if next == nil {
+		g.leaders--
 	} else {
-		g.pending[0].wake <- true
+		next.handed = true
+		next.wake <- true
 	}
 	g.mu.Unlock()
 	for _, u := range batch {

@@ -107,3 +107,35 @@ func TestGroupCommitOverlongValue(t *testing.T) {
 		}
 	})
 }
+
+// TestGroupCommitLanesStress: many callers through all lanes, repeatedly;
+// every call returns (no lost wake-up, no deadlock) with its own result.
+func TestGroupCommitLanesStress(t *testing.T) {
+	forEachPrepared(t, func(t *testing.T, s *Store) {
+		g := s.NewGroupCommit(32)
+		var wg sync.WaitGroup
+		for w := 0; w < 100; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := 0; i < 20; i++ {
+					var got int
+					err := g.Do(context.Background(), func(ctx context.Context, tx *Store) error {
+						got = i
+						return tx.Ping(ctx)
+					})
+					if err != nil || got != i {
+						t.Errorf("call %d: got %d, err %v", i, got, err)
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		units, commits := g.Stats()
+		if units < 2000 {
+			t.Fatalf("%d units ran, want at least 2000", units)
+		}
+		t.Logf("lanes %d: %d units in %d commits", g.lanes, units, commits)
+	})
+}

@@ -25,6 +25,10 @@ const (
 	AlarmFailed    = 3
 )
 
+// triggerInfoGrace is how long a failed log whose trigger info is not
+// written yet is left for the trigger flow to finish.
+const triggerInfoGrace = time.Minute
+
 // RetryRequest is a RETRY trigger of a failed log's job.
 type RetryRequest struct {
 	JobID          int
@@ -166,6 +170,13 @@ func (m *FailMonitor) handle(ctx context.Context, id int64) error {
 	}
 	if err != nil {
 		return m.keep(id, AlarmClaimed, AlarmNone, err)
+	}
+	// A fast executor's failure callback can be stored before the trigger
+	// flow writes the trigger info (retry count, address) after /run
+	// returns. Handling the row then would skip its retry; give the flow
+	// time, but not forever, in case that write failed for good.
+	if l.TriggerCode == 0 && l.TriggerTime != nil && m.cfg.Now().Sub(*l.TriggerTime) < triggerInfoGrace {
+		return m.finish(ctx, id, AlarmClaimed, AlarmNone)
 	}
 	job, jobErr := m.cfg.Store.JobLoad(ctx, l.JobID)
 	if jobErr != nil && !errors.Is(jobErr, schema.ErrNotFound) {
