@@ -33,8 +33,12 @@ func build(cfg *config.Config, store *schema.Store, opt Options, log zerolog.Log
 	client := api.NewClient(api.ClientConfig{AccessToken: cfg.AccessToken})
 	flow := trigger.NewFlow(trigger.FlowConfig{Store: store, Client: client, Texts: texts, Now: opt.Now,
 		Log: log.With().Str("component", "trigger").Logger()})
+	// One schedule round hands over at most preRead triggers at once (a
+	// whole second of jobs that share a second); the fast queue holds that
+	// much so a burst is queued, not refused. Java's fixed 1000 refuses it.
+	preRead := (cfg.TriggerFastMax + cfg.TriggerSlowMax) * 20
 	pools := trigger.NewPools(trigger.PoolConfig{FastMax: cfg.TriggerFastMax, SlowMax: cfg.TriggerSlowMax,
-		Now: opt.Now, Log: log.With().Str("component", "trigger-pool").Logger()}, flow)
+		QueueSize: preRead, Now: opt.Now, Log: log.With().Str("component", "trigger-pool").Logger()}, flow)
 
 	completer := thread.NewCompleter(store, texts, func(jobID int) error {
 		return pools.Submit(trigger.Request{JobID: jobID, Type: trigger.TypeParent, FailRetryCount: -1})
@@ -54,7 +58,7 @@ func build(cfg *config.Config, store *schema.Store, opt Options, log zerolog.Log
 	})
 
 	scheduler, err := schedule.New(schedule.Config{Store: store, Submit: pools,
-		PreReadCount: (cfg.TriggerFastMax + cfg.TriggerSlowMax) * 20, Loc: time.Local,
+		PreReadCount: preRead, Loc: time.Local,
 		Log: log.With().Str("component", "schedule").Logger()})
 	if err != nil {
 		return parts{}, fmt.Errorf("schedule: %w", err)
