@@ -94,19 +94,19 @@ func (r *Reporter) Start(ctx context.Context) error {
 		return err
 	}
 	r.Go(func(ctx context.Context) {
-		o := outage{what: "log report refresh", log: r.log}
+		o := lifecycle.Outage{What: "log report refresh", Log: r.log}
 		lifecycle.Loop(ctx, r.interval, max(r.interval, time.Minute), func(runCtx context.Context) {
 			err := r.RefreshNow(runCtx)
-			o.observe(ctx, err)
+			o.Observe(ctx, err)
 			r.passDone("refresh", err)
 		})
 	})
 	if r.retention > 0 {
 		r.Go(func(ctx context.Context) {
-			o := outage{what: "log retention cleanup", log: r.log}
+			o := lifecycle.Outage{What: "log retention cleanup", Log: r.log}
 			lifecycle.Loop(ctx, r.interval, cleanTimeout, func(runCtx context.Context) {
 				err := r.cleanIfDue(runCtx)
-				o.observe(ctx, err)
+				o.Observe(ctx, err)
 				r.passDone("retention", err)
 			})
 		})

@@ -82,7 +82,6 @@ type FailMonitor struct {
 	mu       sync.Mutex
 	pending  map[int64][2]int    // our claims whose final CAS failed: id → {old, new}
 	seen     map[int64]claimSeen // others' transient rows and when we first saw them
-	failing  bool
 	passes   int
 	passDone func()
 }
@@ -116,16 +115,10 @@ func (m *FailMonitor) Start(ctx context.Context) error {
 		return err
 	}
 	m.Go(func(ctx context.Context) {
+		outage := lifecycle.Outage{What: "fail monitor pass", Log: m.log}
 		lifecycle.Loop(ctx, m.cfg.Interval, 5*time.Minute, func(ctx context.Context) {
 			err := m.Pass(ctx)
-			switch {
-			case err != nil && ctx.Err() == nil && !m.failing:
-				m.failing = true
-				m.log.Error().Err(err).Msg("fail monitor pass failed; retrying every pass")
-			case err == nil && m.failing:
-				m.failing = false
-				m.log.Info().Msg("fail monitor recovered")
-			}
+			outage.Observe(ctx, err)
 			if m.passDone != nil {
 				m.passDone()
 			}

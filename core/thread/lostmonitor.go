@@ -31,7 +31,6 @@ type LostMonitor struct {
 	now       func() time.Time
 	interval  time.Duration
 	log       zerolog.Logger
-	failing   bool
 	passDone  func()
 }
 
@@ -50,16 +49,10 @@ func (m *LostMonitor) Start(ctx context.Context) error {
 		return err
 	}
 	m.Go(func(ctx context.Context) {
+		outage := lifecycle.Outage{What: "lost-job pass", Log: m.log}
 		lifecycle.Loop(ctx, m.interval, m.interval, func(ctx context.Context) {
 			err := m.Pass(ctx)
-			switch {
-			case err != nil && ctx.Err() == nil && !m.failing:
-				m.failing = true
-				m.log.Error().Err(err).Msg("lost-job pass failed; retrying every pass")
-			case err == nil && m.failing:
-				m.failing = false
-				m.log.Info().Msg("lost-job monitor recovered")
-			}
+			outage.Observe(ctx, err)
 			if m.passDone != nil {
 				m.passDone()
 			}

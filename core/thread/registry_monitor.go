@@ -18,7 +18,6 @@ type RegistryMonitor struct {
 	now      func() time.Time
 	log      zerolog.Logger
 	interval time.Duration
-	failing  bool   // an outage is logged once, its end once
 	passDone func() // test hook, called after each pass
 }
 
@@ -36,26 +35,16 @@ func (m *RegistryMonitor) Start(ctx context.Context) error {
 		return err
 	}
 	m.Go(func(ctx context.Context) {
+		outage := lifecycle.Outage{What: "registry monitor pass", Log: m.log}
 		lifecycle.Loop(ctx, m.interval, m.interval, func(ctx context.Context) {
 			err := m.Pass(ctx)
-			m.report(ctx, err)
+			outage.Observe(ctx, err)
 			if m.passDone != nil {
 				m.passDone()
 			}
 		})
 	})
 	return nil
-}
-
-func (m *RegistryMonitor) report(ctx context.Context, err error) {
-	switch {
-	case err != nil && ctx.Err() == nil && !m.failing:
-		m.failing = true
-		m.log.Error().Err(err).Msg("registry monitor pass failed; retrying every pass")
-	case err == nil && m.failing:
-		m.failing = false
-		m.log.Info().Msg("registry monitor recovered")
-	}
 }
 
 // Pass is one monitor round. Like Java it does nothing when no automatic
