@@ -393,3 +393,23 @@ func sortInt64(xs []int64) []int64 {
 	}
 	return out
 }
+
+func TestLogLoadMany(t *testing.T) {
+	forEachPrepared(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		a, err := s.LogSave(ctx, JobLog{JobGroup: 1, JobID: 1})
+		mustNoErr(t, err)
+		b, err := s.LogSave(ctx, JobLog{JobGroup: 1, JobID: 2})
+		mustNoErr(t, err)
+		got, err := s.LogLoadMany(ctx, []int64{a, b, b + 1000})
+		mustNoErr(t, err)
+		if len(got) != 2 || got[a].JobID != 1 || got[b].JobID != 2 {
+			t.Fatalf("got %+v", got)
+		}
+		empty, err := s.LogLoadMany(ctx, nil)
+		mustNoErr(t, err)
+		if len(empty) != 0 {
+			t.Fatalf("empty: %+v", empty)
+		}
+	})
+}

@@ -45,13 +45,23 @@ func NewCompleter(store *schema.Store, texts Texts, fireChild func(jobID int) er
 }
 
 // Callback processes one /api/callback POST, item by item in order, as one
-// unit of work; children fire once it is committed.
+// unit of work (one statement loads every log of the POST; jobs are loaded
+// once per POST); children fire once it is committed.
 func (c *Completer) Callback(ctx context.Context, items []api.HandleCallbackParam) error {
+	ids := make([]int64, len(items))
+	for i, item := range items {
+		ids[i] = item.LogID
+	}
 	var children []childFire
 	err := c.gc.Do(ctx, func(ctx context.Context, tx *schema.Store) error {
 		children = children[:0] // the unit may run twice (see GroupCommit)
+		logs, err := tx.LogLoadMany(ctx, ids)
+		if err != nil {
+			return err
+		}
+		jobs := jobCache{}
 		for _, item := range items {
-			fires, err := c.callbackItem(ctx, tx, item)
+			fires, err := c.callbackItem(ctx, tx, logs, jobs, item)
 			if err != nil {
 				return err
 			}
@@ -66,14 +76,11 @@ func (c *Completer) Callback(ctx context.Context, items []api.HandleCallbackPara
 	return nil
 }
 
-func (c *Completer) callbackItem(ctx context.Context, tx *schema.Store, item api.HandleCallbackParam) ([]childFire, error) {
-	l, err := tx.LogLoad(ctx, item.LogID)
-	if errors.Is(err, schema.ErrNotFound) {
+func (c *Completer) callbackItem(ctx context.Context, tx *schema.Store, logs map[int64]schema.JobLog, jobs jobCache, item api.HandleCallbackParam) ([]childFire, error) {
+	l, ok := logs[item.LogID]
+	if !ok {
 		c.log.Warn().Int64("log_id", item.LogID).Msg("callback for an unknown log, skipped")
 		return nil, nil
-	}
-	if err != nil {
-		return nil, err
 	}
 	if l.HandleCode > 0 {
 		c.log.Debug().Int64("log_id", item.LogID).Msg("repeated callback, skipped")
@@ -82,8 +89,30 @@ func (c *Completer) callbackItem(ctx context.Context, tx *schema.Store, item api
 	msg := mergeHandleMsg(l.HandleMsg, item.HandleMsg)
 	now := c.now()
 	l.HandleTime, l.HandleCode, l.HandleMsg = &now, item.HandleCode, &msg
-	_, fires, err := c.finish(ctx, tx, l)
+	won, fires, err := c.finish(ctx, tx, jobs, l)
+	if won {
+		logs[l.ID] = l // a repeat of this log later in the same POST is skipped
+	}
 	return fires, err
+}
+
+// jobCache holds the jobs loaded while finishing one POST (nil: not found).
+type jobCache map[int]*schema.JobInfo
+
+func (j jobCache) load(ctx context.Context, s *schema.Store, id int) (*schema.JobInfo, error) {
+	if job, ok := j[id]; ok {
+		return job, nil
+	}
+	job, err := s.JobLoad(ctx, id)
+	if errors.Is(err, schema.ErrNotFound) {
+		j[id] = nil
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	j[id] = &job
+	return &job, nil
 }
 
 // mergeHandleMsg appends the new message to the stored one with <br>, as
@@ -105,7 +134,7 @@ func mergeHandleMsg(old, add *string) string {
 // stores the result if the log is still open; then it fires the children.
 // It reports whether this call finished the log.
 func (c *Completer) Finish(ctx context.Context, l schema.JobLog) (bool, error) {
-	won, fires, err := c.finish(ctx, c.store, l)
+	won, fires, err := c.finish(ctx, c.store, jobCache{}, l)
 	if err != nil {
 		return false, err
 	}
@@ -119,14 +148,14 @@ type childFire struct {
 	jobID     int
 }
 
-func (c *Completer) finish(ctx context.Context, s *schema.Store, l schema.JobLog) (bool, []childFire, error) {
+func (c *Completer) finish(ctx context.Context, s *schema.Store, jobs jobCache, l schema.JobLog) (bool, []childFire, error) {
 	var children []int
 	if l.HandleCode == 200 {
-		job, err := s.JobLoad(ctx, l.JobID)
-		if err != nil && !errors.Is(err, schema.ErrNotFound) {
+		job, err := jobs.load(ctx, s, l.JobID)
+		if err != nil {
 			return false, nil, err
 		}
-		if err == nil && job.ChildJobID != nil && strings.TrimSpace(*job.ChildJobID) != "" {
+		if job != nil && job.ChildJobID != nil && strings.TrimSpace(*job.ChildJobID) != "" {
 			var text string
 			text, children = c.childText(*job.ChildJobID)
 			msg := deref(l.HandleMsg) + text

@@ -107,6 +107,17 @@ func TestCallbackMergeAndGuard(t *testing.T) {
 		if len(rec.fired()) != 0 {
 			t.Errorf("children fired: %v", rec.fired())
 		}
+		// The same log twice in one POST: the first result wins, as two POSTs would.
+		twice := newRunningLog(t, s, 1, nil)
+		if err := c.Callback(ctx, []api.HandleCallbackParam{
+			{LogID: twice, HandleCode: 500, HandleMsg: schema.Ptr("first")},
+			{LogID: twice, HandleCode: 200, HandleMsg: schema.Ptr("second")},
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if l := loadLog(t, s, twice); l.HandleCode != 500 || *l.HandleMsg != "first" {
+			t.Errorf("duplicate in one POST: %d %q", l.HandleCode, *l.HandleMsg)
+		}
 	})
 }
 
