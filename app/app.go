@@ -58,6 +58,15 @@ func Run(ctx context.Context, cfg *config.Config, log zerolog.Logger, opt Option
 	}
 	apiHandler := api.NewHandler(api.HandlerConfig{AccessToken: cfg.AccessToken}, parts.registrar, parts.completer, log)
 
+	// Take the port before any component runs, so a port in use fails
+	// start-up before the schedule loop has fired anything.
+	addr := net.JoinHostPort(cfg.ServerAddress, strconv.Itoa(cfg.ServerPort))
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen on server.port %d: %w", cfg.ServerPort, err)
+	}
+	defer ln.Close()
+
 	var components lifecycle.Group
 	if err := components.Start(ctx, parts.components...); err != nil {
 		return fmt.Errorf("start components: %w", err)
@@ -65,16 +74,10 @@ func Run(ctx context.Context, cfg *config.Config, log zerolog.Logger, opt Option
 	defer components.Stop()
 	defer parts.client.CloseIdleConnections()
 
-	addr := net.JoinHostPort(cfg.ServerAddress, strconv.Itoa(cfg.ServerPort))
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return fmt.Errorf("listen on server.port %d: %w", cfg.ServerPort, err)
-	}
 	srv := &http.Server{
 		Handler:           routes(cfg.ContextPath, apiHandler, store, log),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       120 * time.Second,
-		ErrorLog:          nil,
 	}
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()

@@ -3,7 +3,9 @@ package app_test
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -140,6 +142,26 @@ func TestRunRefusesBadSchema(t *testing.T) {
 	defer cancel()
 	err = app.Run(ctx, cfg, zerolog.New(io.Discard), app.Options{})
 	if err == nil || !strings.Contains(err.Error(), "xxl_job_log is missing column alarm_status") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestRunPortInUse: a taken server.port stops start-up with an error naming
+// the key, before any component has started.
+func TestRunPortInUse(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	port := ln.Addr().(*net.TCPAddr).Port
+	cfg, err := config.Load(config.Env{Args: []string{"--server.address=127.0.0.1", fmt.Sprintf("--server.port=%d", port),
+		"--spring.datasource.url=jdbc:sqlite:" + filepath.Join(t.TempDir(), "x.db")}, ReadFile: os.ReadFile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = app.Run(context.Background(), cfg, zerolog.New(io.Discard), app.Options{})
+	if err == nil || !strings.Contains(err.Error(), "server.port") {
 		t.Fatalf("err = %v", err)
 	}
 }
