@@ -59,6 +59,7 @@ type Flow struct {
 	now    func() time.Time
 	log    zerolog.Logger
 	writer *logWriter
+	groups *groupCache
 }
 
 // NewFlow builds a Flow.
@@ -89,6 +90,7 @@ func NewFlow(cfg FlowConfig) *Flow {
 		batch = DefaultMaxBatch
 	}
 	f.writer = newLogWriter(cfg.Store, batch)
+	f.groups = newGroupCache(cfg.Store, f.now)
 	return f
 }
 

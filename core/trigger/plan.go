@@ -35,7 +35,7 @@ func (f *Flow) plan(ctx context.Context, req Request, job schema.JobInfo) (*plan
 	if p.failRetry < 0 {
 		p.failRetry = job.ExecutorFailRetryCount
 	}
-	group, err := f.store.GroupLoad(ctx, job.JobGroup)
+	group, err := f.groups.load(ctx, job.JobGroup)
 	switch {
 	case errors.Is(err, schema.ErrNotFound):
 		p.groupMissing = true
