@@ -8,6 +8,8 @@ import (
 	"errors"
 	"sync"
 	"time"
+
+	"github.com/rs/zerolog"
 )
 
 // Component is what the wiring starts in order and stops in reverse.
@@ -114,4 +116,25 @@ func (g *Group) Stop() {
 		g.started[i].Stop()
 	}
 	g.started = nil
+}
+
+// StartLoop starts a component whose work is one periodic pass: pass runs
+// at once and then every interval, each run bounded by timeout, and its
+// failures are logged once per outage under what. afterPass, if not nil,
+// runs after every pass (tests wait on it).
+func (b *Base) StartLoop(ctx context.Context, what string, log zerolog.Logger, interval, timeout time.Duration,
+	pass func(ctx context.Context) error, afterPass func()) error {
+	if _, err := b.StartBase(ctx); err != nil {
+		return err
+	}
+	b.Go(func(ctx context.Context) {
+		outage := Outage{What: what, Log: log}
+		Loop(ctx, interval, timeout, func(ctx context.Context) {
+			outage.Observe(ctx, pass(ctx))
+			if afterPass != nil {
+				afterPass()
+			}
+		})
+	})
+	return nil
 }

@@ -111,20 +111,7 @@ func NewFailMonitor(cfg FailMonitorConfig) *FailMonitor {
 
 // Start runs a pass at once and then every interval.
 func (m *FailMonitor) Start(ctx context.Context) error {
-	if _, err := m.StartBase(ctx); err != nil {
-		return err
-	}
-	m.Go(func(ctx context.Context) {
-		outage := lifecycle.Outage{What: "fail monitor pass", Log: m.log}
-		lifecycle.Loop(ctx, m.cfg.Interval, 5*time.Minute, func(ctx context.Context) {
-			err := m.Pass(ctx)
-			outage.Observe(ctx, err)
-			if m.passDone != nil {
-				m.passDone()
-			}
-		})
-	})
-	return nil
+	return m.StartLoop(ctx, "fail monitor pass", m.log, m.cfg.Interval, 5*time.Minute, m.Pass, m.passDone)
 }
 
 // Pass is one round: finish our pending claims, take back stuck ones (every

@@ -45,20 +45,7 @@ func NewLostMonitor(store lostStore, completer *Completer, texts Texts, now func
 
 // Start runs a pass at once and then every interval.
 func (m *LostMonitor) Start(ctx context.Context) error {
-	if _, err := m.StartBase(ctx); err != nil {
-		return err
-	}
-	m.Go(func(ctx context.Context) {
-		outage := lifecycle.Outage{What: "lost-job pass", Log: m.log}
-		lifecycle.Loop(ctx, m.interval, m.interval, func(ctx context.Context) {
-			err := m.Pass(ctx)
-			outage.Observe(ctx, err)
-			if m.passDone != nil {
-				m.passDone()
-			}
-		})
-	})
-	return nil
+	return m.StartLoop(ctx, "lost-job pass", m.log, m.interval, m.interval, m.Pass, m.passDone)
 }
 
 // Pass closes every lost log found now.

@@ -29,22 +29,9 @@ func NewRegistryMonitor(store registryStore, now func() time.Time, interval time
 	return &RegistryMonitor{store: store, now: now, interval: interval, log: log.With().Str("component", "registry-monitor").Logger()}
 }
 
-// Start runs the first pass at once and then every interval.
+// Start runs a pass at once and then every interval.
 func (m *RegistryMonitor) Start(ctx context.Context) error {
-	if _, err := m.StartBase(ctx); err != nil {
-		return err
-	}
-	m.Go(func(ctx context.Context) {
-		outage := lifecycle.Outage{What: "registry monitor pass", Log: m.log}
-		lifecycle.Loop(ctx, m.interval, m.interval, func(ctx context.Context) {
-			err := m.Pass(ctx)
-			outage.Observe(ctx, err)
-			if m.passDone != nil {
-				m.passDone()
-			}
-		})
-	})
-	return nil
+	return m.StartLoop(ctx, "registry monitor pass", m.log, m.interval, m.interval, m.Pass, m.passDone)
 }
 
 // Pass is one monitor round. Like Java it does nothing when no automatic
