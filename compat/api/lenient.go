@@ -25,19 +25,9 @@ var errNotObject = errors.New("expected a JSON object")
 // whitespace-only document and for the literal null: Gson yields a null
 // object for both, and each caller decides what null means.
 func decodeObject(data []byte, member func(key string, raw json.RawMessage) error) (present bool, err error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	tok, err := dec.Token()
-	if errors.Is(err, io.EOF) {
-		return false, nil
-	}
-	if err != nil {
+	dec, present, err := openDocument(data, '{', errNotObject)
+	if !present || err != nil {
 		return false, err
-	}
-	if tok == nil {
-		return false, expectEOF(dec)
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return false, errNotObject
 	}
 	if err := decodeMembers(dec, member); err != nil {
 		return false, err
@@ -46,6 +36,28 @@ func decodeObject(data []byte, member func(key string, raw json.RawMessage) erro
 		return false, err
 	}
 	return true, nil
+}
+
+// openDocument reads the first token of a document: nothing or the literal
+// null give present == false (after checking nothing follows null), the
+// wanted opening delimiter gives a decoder positioned inside it, anything
+// else is notIt.
+func openDocument(data []byte, open json.Delim, notIt error) (dec *json.Decoder, present bool, err error) {
+	dec = json.NewDecoder(bytes.NewReader(data))
+	tok, err := dec.Token()
+	if errors.Is(err, io.EOF) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	if tok == nil {
+		return nil, false, expectEOF(dec)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != open {
+		return nil, false, notIt
+	}
+	return dec, true, nil
 }
 
 // decodeMembers reads members up to and including the closing brace.
@@ -74,19 +86,9 @@ func decodeMembers(dec *json.Decoder, member func(key string, raw json.RawMessag
 // decodeArray hands each element of a JSON array to elem. Like
 // decodeObject it reports present == false for an empty document or null.
 func decodeArray(data []byte, elem func(raw json.RawMessage) error) (present bool, err error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	tok, err := dec.Token()
-	if errors.Is(err, io.EOF) {
-		return false, nil
-	}
-	if err != nil {
+	dec, present, err := openDocument(data, '[', errors.New("expected a JSON array"))
+	if !present || err != nil {
 		return false, err
-	}
-	if tok == nil {
-		return false, expectEOF(dec)
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '[' {
-		return false, errors.New("expected a JSON array")
 	}
 	for i := 0; dec.More(); i++ {
 		var raw json.RawMessage
