@@ -65,3 +65,6 @@ java:
 
 clean:
 	rm -rf bin bench/out
+
+# Further targets of individual parts (image, dist, assets, ...), one file each.
+-include mk/*.mk

@@ -1,0 +1,2 @@
+# The linter `make test` runs (skipped by the Makefile where not installed).
+make --no-print-directory staticcheck-install
