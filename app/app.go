@@ -16,6 +16,7 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/compat/api"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/config"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/core/clock"
 	"github.com/xxl-admin-go/xxl-admin-go/core/lifecycle"
 )
 
@@ -23,7 +24,7 @@ import (
 type Options struct {
 	Started time.Time           // process start, for the start-up time log
 	Ready   func(addr net.Addr) // called once the listener is open (tests)
-	Now     func() time.Time    // the clock; time.Now when nil
+	Clock   clock.Clock         // the one clock every component uses; the system clock when nil
 	Tuning  Tuning              // test-only overrides of the Java intervals
 }
 
@@ -40,11 +41,11 @@ type Tuning struct {
 // Run opens the store, starts every component and serves HTTP until ctx is
 // cancelled, then shuts down in reverse order.
 func Run(ctx context.Context, cfg *config.Config, log zerolog.Logger, opt Options) error {
-	if opt.Now == nil {
-		opt.Now = time.Now
+	if opt.Clock == nil {
+		opt.Clock = clock.System{}
 	}
 	if opt.Started.IsZero() {
-		opt.Started = opt.Now()
+		opt.Started = opt.Clock.Now()
 	}
 	store, err := openStore(ctx, cfg, log)
 	if err != nil {

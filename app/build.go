@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"fmt"
 	"time"
 
@@ -28,53 +27,45 @@ type parts struct {
 }
 
 // build creates every component from the configuration. Nothing starts here.
+// Every trigger source gets the pools as its trigger door, and every
+// component the one clock; each component names itself in its log lines.
 func build(cfg *config.Config, store *schema.Store, opt Options, log zerolog.Logger) (parts, error) {
 	texts := i18n.Load(cfg.I18n)
+	now := opt.Clock.Now
 	client := api.NewClient(api.ClientConfig{AccessToken: cfg.AccessToken})
-	flow := trigger.NewFlow(trigger.FlowConfig{Store: store, Client: client, Texts: texts, Now: opt.Now,
-		Log: log.With().Str("component", "trigger").Logger()})
+	flow := trigger.NewFlow(trigger.FlowConfig{Store: store, Client: client, Texts: texts, Now: now, Log: log})
 	// One schedule round hands over at most preRead triggers at once (a
 	// whole second of jobs that share a second); the fast queue holds that
 	// much so a burst is queued, not refused. Java's fixed 1000 refuses it.
 	preRead := (cfg.TriggerFastMax + cfg.TriggerSlowMax) * 20
 	pools := trigger.NewPools(trigger.PoolConfig{FastMax: cfg.TriggerFastMax, SlowMax: cfg.TriggerSlowMax,
-		QueueSize: preRead, Now: opt.Now, Log: log.With().Str("component", "trigger-pool").Logger()}, flow)
+		QueueSize: preRead, Now: now, Log: log}, flow)
 
-	completer := thread.NewCompleter(store, texts, func(jobID int) error {
-		return pools.Submit(trigger.Request{JobID: jobID, Type: trigger.TypeParent, FailRetryCount: -1})
-	}, opt.Now, log.With().Str("component", "completer").Logger())
-
-	alarmer := alarm.New(alarm.Config{Mail: cfg.Mail, Alarm: cfg.Alarm}, texts, log.With().Str("component", "alarm").Logger())
+	completer := thread.NewCompleter(thread.CompleterConfig{Store: store, Texts: texts, Trigger: pools, Now: now, Log: log})
 	failMonitor := thread.NewFailMonitor(thread.FailMonitorConfig{
-		Store: store, Texts: texts, Now: opt.Now, Log: log,
+		Store: store, Texts: texts, Trigger: pools, Now: now, Log: log,
+		Alarm:    alarm.New(alarm.Config{Mail: cfg.Mail, Alarm: cfg.Alarm}, texts, log),
 		Interval: opt.Tuning.FailInterval, StuckAfter: opt.Tuning.FailStuckAfter,
-		Retry: func(r thread.RetryRequest) error {
-			return pools.Submit(trigger.Request{JobID: r.JobID, Type: trigger.TypeRetry, FailRetryCount: r.FailRetryCount,
-				ShardingParam: r.ShardingParam, ExecutorParam: r.ExecutorParam})
-		},
-		Alarm: func(ctx context.Context, job schema.JobInfo, group *schema.Group, l schema.JobLog) bool {
-			return alarmer.Alarm(ctx, alarm.Event{Job: job, Group: group, Log: l})
-		},
 	})
-
-	scheduler, err := schedule.New(schedule.Config{Store: store, Submit: pools,
-		PreReadCount: preRead, Loc: time.Local,
-		Log: log.With().Str("component", "schedule").Logger()})
+	scheduler, err := schedule.New(schedule.Config{Store: store, Submit: pools, PreReadCount: preRead,
+		Loc: time.Local, Clock: opt.Clock, Log: log})
 	if err != nil {
 		return parts{}, fmt.Errorf("schedule: %w", err)
 	}
 
 	return parts{
 		client:    client,
-		registrar: thread.NewRegistrar(store, opt.Now, log),
+		registrar: thread.NewRegistrar(thread.RegistrarConfig{Store: store, Now: now, Log: log}),
 		completer: completer,
 		components: []lifecycle.Component{
 			pools,
-			thread.NewRegistryMonitor(store, opt.Now, opt.Tuning.RegistryInterval, log),
+			thread.NewRegistryMonitor(thread.RegistryMonitorConfig{Store: store, Now: now,
+				Interval: opt.Tuning.RegistryInterval, Log: log}),
 			failMonitor,
-			thread.NewLostMonitor(store, completer, texts, opt.Now, opt.Tuning.LostInterval, log),
+			thread.NewLostMonitor(thread.LostMonitorConfig{Store: store, Completer: completer, Texts: texts, Now: now,
+				Interval: opt.Tuning.LostInterval, Log: log}),
 			report.New(store, report.Config{Loc: time.Local, RetentionDays: cfg.LogRetentionDays,
-				Interval: opt.Tuning.ReportInterval, Now: opt.Now, Log: log.With().Str("component", "report").Logger()}),
+				Interval: opt.Tuning.ReportInterval, Now: now, Log: log}),
 			scheduler,
 		},
 	}, nil

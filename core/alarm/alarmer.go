@@ -61,7 +61,7 @@ const (
 // xxl.job.alarm.email.enabled is false, webhooks always (they apply only when
 // URLs are configured or found in a job's alarm_email), then extra.
 func New(cfg Config, texts Texts, log zerolog.Logger, extra ...Channel) *Alarmer {
-	a := &Alarmer{log: log}
+	a := &Alarmer{log: log.With().Str("component", "alarm").Logger()}
 	if cfg.Alarm.EmailEnabled {
 		a.channels = append(a.channels, newEmail(cfg.Mail, cfg.MailTLS, texts))
 	}

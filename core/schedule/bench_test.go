@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/core/clock"
 )
 
 // BenchmarkRound measures one pre-read round (lock, query, decisions,
@@ -38,7 +39,7 @@ func BenchmarkRound(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				clk := NewFakeClock(t0)
+				clk := clock.NewFake(t0)
 				s, err := New(Config{Store: st, Submit: &recorder{}, PreReadCount: n, Loc: time.UTC, Clock: clk})
 				if err != nil {
 					b.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/core/clock"
 )
 
 // clusterSecondsEnv sets how long TestCluster runs (default 12 s; ~20 s or
@@ -80,7 +81,7 @@ func TestCluster(t *testing.T) {
 	}
 
 	start := func(admin int) *Scheduler {
-		s := newScheduler(t, open(t), &recorder{}, SystemClock{})
+		s := newScheduler(t, open(t), &recorder{}, clock.System{})
 		s.observe = log.observer(admin)
 		if err := s.Start(context.Background()); err != nil {
 			t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rs/zerolog"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/core/clock"
 	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
 	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
 	"go.uber.org/goleak"
@@ -110,7 +111,7 @@ func loadState(tb testing.TB, st *schema.Store, id int) triggerState {
 
 // recorder is a Submitter that remembers every request and the clock time.
 type recorder struct {
-	clock Clock
+	clock clock.Clock
 	mu    sync.Mutex
 	calls []call
 	err   error
@@ -158,7 +159,7 @@ func firedOf(cs []call) []fired {
 	return out
 }
 
-func newScheduler(tb testing.TB, st *schema.Store, sub Submitter, clk Clock) *Scheduler {
+func newScheduler(tb testing.TB, st *schema.Store, sub trigger.Submitter, clk clock.Clock) *Scheduler {
 	tb.Helper()
 	s, err := New(Config{Store: st, Submit: sub, PreReadCount: 6000, Loc: time.UTC, Clock: clk, Log: zerolog.Nop()})
 	if err != nil {

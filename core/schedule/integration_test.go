@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/xxl-admin-go/xxl-admin-go/core/clock"
 	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
 )
 
@@ -20,7 +21,7 @@ func TestIntegrationRealClock(t *testing.T) {
 	}
 	forEachBackend(t, func(t *testing.T, open opener) {
 		st := open(t)
-		clk := SystemClock{}
+		clk := clock.System{}
 		rec := &recorder{clock: clk}
 		s := newScheduler(t, st, rec, clk)
 		var obs observations

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/core/clock"
 	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
 )
 
@@ -18,11 +19,11 @@ import (
 type driver struct {
 	t   *testing.T
 	ctx context.Context
-	clk *FakeClock
+	clk *clock.Fake
 	n   int
 }
 
-func newDriver(t *testing.T, clk *FakeClock) *driver {
+func newDriver(t *testing.T, clk *clock.Fake) *driver {
 	return &driver{t: t, ctx: testCtx(t), clk: clk, n: 2}
 }
 
@@ -56,7 +57,7 @@ func (d *driver) until(tm time.Time) {
 // fake clock ends. Once the loop has ended, the ring and the drain wait are
 // the only sleepers; the clock moves only while both sleep, so no ring tick
 // is skipped.
-func stopDriving(t *testing.T, s *Scheduler, clk *FakeClock) {
+func stopDriving(t *testing.T, s *Scheduler, clk *clock.Fake) {
 	s.mu.Lock()
 	loopDone := s.loopDone
 	s.mu.Unlock()
@@ -82,7 +83,7 @@ func stopDriving(t *testing.T, s *Scheduler, clk *FakeClock) {
 }
 
 func startFake(t *testing.T, st *schema.Store, start time.Time) (*Scheduler, *recorder, *driver) {
-	clk := NewFakeClock(start)
+	clk := clock.NewFake(start)
 	rec := &recorder{clock: clk}
 	s := newScheduler(t, st, rec, clk)
 	if err := s.Start(context.Background()); err != nil {
@@ -126,7 +127,7 @@ func TestPacing(t *testing.T) {
 // once. The submitter moves the clock, standing in for a slow round.
 func TestSlowRoundNoWait(t *testing.T) {
 	st := sqliteDB(t)(t)
-	clk := NewFakeClock(t0)
+	clk := clock.NewFake(t0)
 	slow := &clockPusher{clk: clk, by: 1500 * time.Millisecond}
 	s := newScheduler(t, st, slow, clk)
 	addJob(t, st, jobSpec{typ: "FIX_RATE", conf: "600", status: 1, next: ms(4 * time.Second)})
@@ -147,7 +148,7 @@ func hasTime(ts []time.Time, t time.Time) bool {
 }
 
 type clockPusher struct {
-	clk *FakeClock
+	clk *clock.Fake
 	by  time.Duration
 }
 
@@ -257,7 +258,7 @@ type observations struct {
 	list []observation
 }
 
-func (o *observations) add(clk Clock) func(a action, fired bool) {
+func (o *observations) add(clk clock.Clock) func(a action, fired bool) {
 	return func(a action, fired bool) {
 		o.mu.Lock()
 		defer o.mu.Unlock()

@@ -5,6 +5,7 @@ import (
 
 	"github.com/rs/zerolog"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/core/clock"
 	"github.com/xxl-admin-go/xxl-admin-go/core/cron"
 	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
 )
@@ -30,7 +31,7 @@ type action struct {
 // planner applies the three cases of scheduler.md §3.2 step 4 to a job.
 type planner struct {
 	loc   *time.Location
-	clock Clock
+	clock clock.Clock
 	log   zerolog.Logger
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/rs/zerolog"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/core/clock"
 	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
 )
 
@@ -62,7 +63,7 @@ func TestPlan(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p := planner{loc: time.UTC, clock: NewFakeClock(t0.Add(now)), log: zerolog.Nop()}
+			p := planner{loc: time.UTC, clock: clock.NewFake(t0.Add(now)), log: zerolog.Nop()}
 			j := schema.JobInfo{ID: 1, ScheduleType: tc.job.typ, ScheduleConf: schema.Ptr(tc.job.conf),
 				MisfireStrategy: tc.job.misfire, TriggerStatus: 1, TriggerNextTime: tc.job.next}
 			got := p.plan(&j, nowMs)
@@ -85,7 +86,7 @@ func TestPlan(t *testing.T) {
 // computed from the time of the refresh, not the round's nowTime
 // (scheduler.md §3.2 "current time").
 func TestPlanRefreshUsesCurrentTime(t *testing.T) {
-	clk := NewFakeClock(t0.Add(10*time.Second + 700*time.Millisecond))
+	clk := clock.NewFake(t0.Add(10*time.Second + 700*time.Millisecond))
 	p := planner{loc: time.UTC, clock: clk, log: zerolog.Nop()}
 	j := schema.JobInfo{ID: 1, ScheduleType: "FIX_RATE", ScheduleConf: schema.Ptr("10"), TriggerStatus: 1, TriggerNextTime: ms(9 * time.Second)}
 	p.plan(&j, ms(10*time.Second))

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/xxl-admin-go/xxl-admin-go/core/clock"
 )
 
 // TestSlotOf: a planned time goes to (epochMs/1000) mod 60, milliseconds
@@ -54,7 +56,7 @@ func TestRingTakeLooksBack(t *testing.T) {
 func TestTickSubmitsCron(t *testing.T) {
 	st := sqliteDB(t)(t)
 	rec := &recorder{}
-	s := newScheduler(t, st, rec, NewFakeClock(t0))
+	s := newScheduler(t, st, rec, clock.NewFake(t0))
 	s.ring.push(entry{7, ms(59 * time.Second)})
 	s.ring.push(entry{8, ms(0)})
 	s.tick(0)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/core/clock"
 	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
 )
 
@@ -21,7 +22,7 @@ func TestRoundWritesBack(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, open opener) {
 		st := open(t)
 		now := 10 * time.Second
-		clk := NewFakeClock(t0.Add(now))
+		clk := clock.NewFake(t0.Add(now))
 		rec := &recorder{}
 		s := newScheduler(t, st, rec, clk)
 
@@ -88,7 +89,7 @@ func TestRoundWritesBack(t *testing.T) {
 // TestRoundIdle: nothing due → 0 jobs read, no error.
 func TestRoundIdle(t *testing.T) {
 	st := sqliteDB(t)(t)
-	s := newScheduler(t, st, &recorder{}, NewFakeClock(t0))
+	s := newScheduler(t, st, &recorder{}, clock.NewFake(t0))
 	addJob(t, st, jobSpec{typ: "FIX_RATE", conf: "1", status: 1, next: ms(6 * time.Second)})
 	if n, err := s.round(context.Background()); err != nil || n != 0 {
 		t.Errorf("round = %d, %v; want 0, nil", n, err)
@@ -101,7 +102,7 @@ func TestRoundIdle(t *testing.T) {
 func TestRoundFailureChangesNothing(t *testing.T) {
 	st := sqliteDB(t)(t)
 	rec := &recorder{}
-	s := newScheduler(t, st, rec, NewFakeClock(t0))
+	s := newScheduler(t, st, rec, clock.NewFake(t0))
 	id := addJob(t, st, jobSpec{typ: "FIX_RATE", conf: "1", status: 1, next: ms(-time.Second)})
 	_ = st.Close()
 	if _, err := s.round(context.Background()); err == nil {
@@ -118,7 +119,7 @@ func TestRoundFailureChangesNothing(t *testing.T) {
 func TestSubmitRejectionIsLogged(t *testing.T) {
 	st := sqliteDB(t)(t)
 	rec := &recorder{err: errors.New("pool full")}
-	s := newScheduler(t, st, rec, NewFakeClock(t0))
+	s := newScheduler(t, st, rec, clock.NewFake(t0))
 	id := addJob(t, st, jobSpec{typ: "FIX_RATE", conf: "10", status: 1, next: ms(-time.Second)})
 	if _, err := s.round(context.Background()); err != nil {
 		t.Fatalf("round: %v", err)
@@ -150,7 +151,7 @@ func TestRoundManyJobs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		clk := NewFakeClock(t0)
+		clk := clock.NewFake(t0)
 		s, err := New(Config{Store: st, Submit: &recorder{}, PreReadCount: 400, Loc: time.UTC, Clock: clk})
 		if err != nil {
 			t.Fatal(err)
@@ -189,7 +190,7 @@ func TestNewValidates(t *testing.T) {
 		if (err == nil) != c.ok {
 			t.Errorf("%s: New error %v, want ok=%v", c.name, err, c.ok)
 		}
-		if err == nil && (s.cfg.Loc != time.Local || s.cfg.Clock != (SystemClock{})) {
+		if err == nil && (s.cfg.Loc != time.Local || s.cfg.Clock != (clock.System{})) {
 			t.Errorf("%s: defaults not applied", c.name)
 		}
 	}

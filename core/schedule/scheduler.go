@@ -8,19 +8,15 @@ import (
 
 	"github.com/rs/zerolog"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/core/clock"
 	"github.com/xxl-admin-go/xxl-admin-go/core/lifecycle"
 	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
 )
 
-// Submitter queues a trigger without blocking (trigger.Pools).
-type Submitter interface {
-	Submit(req trigger.Request) error
-}
-
 // Config wires a Scheduler.
 type Config struct {
 	Store  *schema.Store
-	Submit Submitter
+	Submit trigger.Submitter // the trigger door
 	// PreReadCount caps the jobs one round reads: (fastMax+slowMax)*20
 	// with the clamped pool sizes, 6000 by default (scheduler.md §3).
 	PreReadCount int
@@ -28,8 +24,8 @@ type Config struct {
 	// evaluated in: the admin's local zone (scheduler.md §13). nil means
 	// time.Local.
 	Loc *time.Location
-	// Clock defaults to SystemClock.
-	Clock Clock
+	// Clock defaults to clock.System.
+	Clock clock.Clock
 	Log   zerolog.Logger
 }
 
@@ -71,7 +67,7 @@ func New(cfg Config) (*Scheduler, error) {
 		cfg.Loc = time.Local
 	}
 	if cfg.Clock == nil {
-		cfg.Clock = SystemClock{}
+		cfg.Clock = clock.System{}
 	}
 	cfg.Log = cfg.Log.With().Str("component", "schedule").Logger()
 	return &Scheduler{cfg: cfg, planner: planner{loc: cfg.Loc, clock: cfg.Clock, log: cfg.Log}}, nil

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/xxl-admin-go/xxl-admin-go/core/clock"
 )
 
 // TestStopDrainsRing: Stop ends the loop first, then lets the ring fire
@@ -12,7 +14,7 @@ import (
 // only until the ring is empty.
 func TestStopDrainsRing(t *testing.T) {
 	st := sqliteDB(t)(t)
-	clk := NewFakeClock(t0)
+	clk := clock.NewFake(t0)
 	rec := &recorder{clock: clk}
 	s := newScheduler(t, st, rec, clk)
 	if err := s.Start(context.Background()); err != nil {
@@ -35,7 +37,7 @@ func TestStopDrainsRing(t *testing.T) {
 // dropped when the drain wait ends (Java sleeps 8 s, then stops the ring).
 func TestStopGivesUpAfter8s(t *testing.T) {
 	st := sqliteDB(t)(t)
-	clk := NewFakeClock(t0)
+	clk := clock.NewFake(t0)
 	rec := &recorder{clock: clk}
 	s := newScheduler(t, st, rec, clk)
 	if err := s.Start(context.Background()); err != nil {
@@ -64,7 +66,7 @@ func TestStopGivesUpAfter8s(t *testing.T) {
 // stopped Scheduler can start again.
 func TestStopBeforeStartAndRestart(t *testing.T) {
 	st := sqliteDB(t)(t)
-	clk := NewFakeClock(t0)
+	clk := clock.NewFake(t0)
 	s := newScheduler(t, st, &recorder{}, clk)
 	s.Stop()
 	for range 2 {

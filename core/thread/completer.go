@@ -12,6 +12,7 @@ import (
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/api"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
 )
 
 // MaxHandleMsg is the Java cap on handle_msg, in UTF-16 code units.
@@ -28,20 +29,29 @@ const MaxHandleMsg = 15000
 // skipped by the handle_code guard. Concurrent POSTs share commits through
 // the store's group commit.
 type Completer struct {
-	store     *schema.Store
-	gc        *schema.GroupCommit
-	texts     Texts
-	fireChild func(jobID int) error
-	now       func() time.Time
-	log       zerolog.Logger
+	store   *schema.Store
+	gc      *schema.GroupCommit
+	texts   Texts
+	trigger trigger.Submitter
+	now     func() time.Time
+	log     zerolog.Logger
 }
 
 var _ api.Callbacks = (*Completer)(nil)
 
-// NewCompleter creates the completer. fireChild queues a PARENT trigger of
-// a child job and must not block.
-func NewCompleter(store *schema.Store, texts Texts, fireChild func(jobID int) error, now func() time.Time, log zerolog.Logger) *Completer {
-	return &Completer{store: store, gc: store.NewGroupCommit(64), texts: texts, fireChild: fireChild, now: now, log: log}
+// CompleterConfig wires a Completer.
+type CompleterConfig struct {
+	Store   *schema.Store
+	Texts   Texts
+	Trigger trigger.Submitter // child jobs fire through the trigger door
+	Now     func() time.Time  // nil: time.Now
+	Log     zerolog.Logger
+}
+
+// NewCompleter creates the completer.
+func NewCompleter(cfg CompleterConfig) *Completer {
+	return &Completer{store: cfg.Store, gc: cfg.Store.NewGroupCommit(64), texts: cfg.Texts, trigger: cfg.Trigger,
+		now: orNow(cfg.Now), log: cfg.Log.With().Str("component", "completer").Logger()}
 }
 
 // Callback processes one /api/callback POST, item by item in order, as one
@@ -181,7 +191,7 @@ func (c *Completer) finish(ctx context.Context, s *schema.Store, jobs jobCache, 
 // retried callback can never fire them twice.
 func (c *Completer) fire(fires []childFire) {
 	for _, f := range fires {
-		if err := c.fireChild(f.jobID); err != nil {
+		if err := c.trigger.Submit(trigger.Request{JobID: f.jobID, Type: trigger.TypeParent, FailRetryCount: -1}); err != nil {
 			c.log.Error().Err(err).Int64("log_id", f.parentLog).Int("job_id", f.jobID).Msg("child job not queued")
 		}
 	}

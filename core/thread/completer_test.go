@@ -2,6 +2,7 @@ package thread
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/compat/api"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/i18n"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
 	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
 )
 
@@ -20,10 +22,15 @@ type childRecorder struct {
 	ids []int
 }
 
-func (c *childRecorder) fire(id int) error {
+// Submit records a child trigger; it must be a PARENT trigger with the
+// job's own retry count (scheduler.md §7).
+func (c *childRecorder) Submit(req trigger.Request) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.ids = append(c.ids, id)
+	if req.Type != trigger.TypeParent || req.FailRetryCount != -1 {
+		return fmt.Errorf("child trigger %+v: want type PARENT and retry count -1", req)
+	}
+	c.ids = append(c.ids, req.JobID)
 	return nil
 }
 
@@ -70,7 +77,7 @@ func TestCallbackMergeAndGuard(t *testing.T) {
 		ctx := context.Background()
 		now := time.Date(2024, 5, 6, 7, 8, 9, 0, time.Local)
 		rec := &childRecorder{}
-		c := NewCompleter(s, i18n.Load("en"), rec.fire, func() time.Time { return now }, zerolog.Nop())
+		c := NewCompleter(CompleterConfig{Store: s, Texts: i18n.Load("en"), Trigger: rec, Now: func() time.Time { return now }, Log: zerolog.Nop()})
 		plain := newRunningLog(t, s, 1, nil)
 		withOld := newRunningLog(t, s, 1, schema.Ptr("old"))
 		nullMsg := newRunningLog(t, s, 1, nil)
@@ -150,7 +157,7 @@ func TestCallbackChildJobs(t *testing.T) {
 				t.Fatal(err)
 			}
 			rec := &childRecorder{}
-			c := NewCompleter(s, i18n.Load(tc.lang), rec.fire, time.Now, zerolog.Nop())
+			c := NewCompleter(CompleterConfig{Store: s, Texts: i18n.Load(tc.lang), Trigger: rec, Now: time.Now, Log: zerolog.Nop()})
 			id := newRunningLog(t, s, 1, nil)
 			if err := c.Callback(ctx, []api.HandleCallbackParam{{LogID: id, HandleCode: 200, HandleMsg: schema.Ptr("done")}}); err != nil {
 				t.Fatal(err)
@@ -170,7 +177,7 @@ func TestCallbackChildJobs(t *testing.T) {
 // without splitting a surrogate pair.
 func TestCallbackCap(t *testing.T) {
 	s := storetest.SQLite(t)
-	c := NewCompleter(s, i18n.Load("en"), (&childRecorder{}).fire, time.Now, zerolog.Nop())
+	c := NewCompleter(CompleterConfig{Store: s, Texts: i18n.Load("en"), Trigger: &childRecorder{}, Now: time.Now, Log: zerolog.Nop()})
 	id := newRunningLog(t, s, 1, nil)
 	long := strings.Repeat("a", 14999) + "🎉" + strings.Repeat("b", 100)
 	if err := c.Callback(context.Background(), []api.HandleCallbackParam{{LogID: id, HandleCode: 500, HandleMsg: &long}}); err != nil {
@@ -195,7 +202,7 @@ func TestCallbackRace(t *testing.T) {
 			t.Fatal(err)
 		}
 		rec := &childRecorder{}
-		c := NewCompleter(s, i18n.Load("en"), rec.fire, time.Now, zerolog.Nop())
+		c := NewCompleter(CompleterConfig{Store: s, Texts: i18n.Load("en"), Trigger: rec, Now: time.Now, Log: zerolog.Nop()})
 		const logs = 20
 		ids := make([]int64, logs)
 		for i := range ids {

@@ -33,3 +33,11 @@ type registryStore interface {
 	GroupFindByAddressType(ctx context.Context, addressType int) ([]schema.Group, error)
 	GroupUpdateAddressList(ctx context.Context, id int, addressList *string, now time.Time) error
 }
+
+// orNow defaults a component's clock to the system clock.
+func orNow(now func() time.Time) func() time.Time {
+	if now == nil {
+		return time.Now
+	}
+	return now
+}

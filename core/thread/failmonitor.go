@@ -10,7 +10,9 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/core/alarm"
 	"github.com/xxl-admin-go/xxl-admin-go/core/lifecycle"
+	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
 )
 
 // alarm_status values (scheduler.md §8). AlarmSending is ours: it marks a
@@ -29,12 +31,10 @@ const (
 // written yet is left for the trigger flow to finish.
 const triggerInfoGrace = time.Minute
 
-// RetryRequest is a RETRY trigger of a failed log's job.
-type RetryRequest struct {
-	JobID          int
-	FailRetryCount int
-	ShardingParam  string
-	ExecutorParam  *string
+// Alarmer sends the alarm of one failed log over every channel and tells
+// whether all of them succeeded (*alarm.Alarmer).
+type Alarmer interface {
+	Alarm(ctx context.Context, e alarm.Event) bool
 }
 
 // failStore is the part of the store the fail monitor needs.
@@ -52,8 +52,8 @@ type failStore interface {
 type FailMonitorConfig struct {
 	Store    failStore
 	Texts    Texts
-	Retry    func(RetryRequest) error
-	Alarm    func(ctx context.Context, job schema.JobInfo, group *schema.Group, log schema.JobLog) bool
+	Trigger  trigger.Submitter // fail retries go through the trigger door
+	Alarm    Alarmer
 	Now      func() time.Time
 	Log      zerolog.Logger
 	Interval time.Duration // 0: Java's 10 s
@@ -105,6 +105,7 @@ func NewFailMonitor(cfg FailMonitorConfig) *FailMonitor {
 	if cfg.StuckAfter <= 0 {
 		cfg.StuckAfter = 10 * time.Minute
 	}
+	cfg.Now = orNow(cfg.Now)
 	return &FailMonitor{cfg: cfg, log: cfg.Log.With().Str("component", "fail-monitor").Logger(),
 		pending: map[int64][2]int{}, seen: map[int64]claimSeen{}}
 }
@@ -185,7 +186,7 @@ func (m *FailMonitor) handle(ctx context.Context, id int64) error {
 		return nil
 	}
 	status := AlarmFailed
-	if m.cfg.Alarm(ctx, job, group, l) {
+	if m.cfg.Alarm.Alarm(ctx, alarm.Event{Job: job, Group: group, Log: l}) {
 		status = AlarmSent
 	}
 	return m.finish(ctx, id, AlarmSending, status)
@@ -209,11 +210,12 @@ func (m *FailMonitor) retry(ctx context.Context, l schema.JobLog) error {
 	if err := m.cfg.Store.LogUpdateTriggerInfo(ctx, l); err != nil {
 		return err
 	}
-	req := RetryRequest{JobID: l.JobID, FailRetryCount: l.ExecutorFailRetryCount - 1, ExecutorParam: l.ExecutorParam}
+	req := trigger.Request{JobID: l.JobID, Type: trigger.TypeRetry, FailRetryCount: l.ExecutorFailRetryCount - 1,
+		ExecutorParam: l.ExecutorParam}
 	if l.ExecutorShardingParam != nil {
 		req.ShardingParam = *l.ExecutorShardingParam
 	}
-	if err := m.cfg.Retry(req); err != nil {
+	if err := m.cfg.Trigger.Submit(req); err != nil {
 		m.log.Error().Err(err).Int64("log_id", l.ID).Int("job_id", l.JobID).Msg("fail retry not queued")
 	}
 	return nil

@@ -13,6 +13,8 @@ import (
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/i18n"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/core/alarm"
+	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
 	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
 )
 
@@ -42,10 +44,10 @@ type alarmRecorder struct {
 	result bool
 }
 
-func (a *alarmRecorder) alarm(_ context.Context, _ schema.JobInfo, _ *schema.Group, l schema.JobLog) bool {
+func (a *alarmRecorder) Alarm(_ context.Context, e alarm.Event) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.logs = append(a.logs, l.ID)
+	a.logs = append(a.logs, e.Log.ID)
 	return a.result
 }
 
@@ -61,10 +63,10 @@ func (a *alarmRecorder) count() map[int64]int {
 
 type retryRecorder struct {
 	mu   sync.Mutex
-	reqs []RetryRequest
+	reqs []trigger.Request
 }
 
-func (r *retryRecorder) retry(req RetryRequest) error {
+func (r *retryRecorder) Submit(req trigger.Request) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.reqs = append(r.reqs, req)
@@ -72,7 +74,7 @@ func (r *retryRecorder) retry(req RetryRequest) error {
 }
 
 func newFailMonitor(s failStore, a *alarmRecorder, r *retryRecorder, now func() time.Time) *FailMonitor {
-	return NewFailMonitor(FailMonitorConfig{Store: s, Texts: i18n.Load("en"), Retry: r.retry, Alarm: a.alarm,
+	return NewFailMonitor(FailMonitorConfig{Store: s, Texts: i18n.Load("en"), Trigger: r, Alarm: a,
 		Now: now, Log: zerolog.Nop(), ReclaimEvery: 1, StuckAfter: time.Minute})
 }
 
@@ -90,7 +92,7 @@ func TestFailMonitorRetryAndAlarm(t *testing.T) {
 		if err := m.Pass(ctx); err != nil {
 			t.Fatal(err)
 		}
-		if len(r.reqs) != 1 || r.reqs[0] != (RetryRequest{JobID: 1, FailRetryCount: 1, ShardingParam: "1/3", ExecutorParam: r.reqs[0].ExecutorParam}) || *r.reqs[0].ExecutorParam != "p" {
+		if len(r.reqs) != 1 || r.reqs[0] != (trigger.Request{JobID: 1, Type: trigger.TypeRetry, FailRetryCount: 1, ShardingParam: "1/3", ExecutorParam: r.reqs[0].ExecutorParam}) || *r.reqs[0].ExecutorParam != "p" {
 			t.Fatalf("retries %+v", r.reqs)
 		}
 		l, _ := s.LogLoad(ctx, retried)

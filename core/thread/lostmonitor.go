@@ -34,13 +34,23 @@ type LostMonitor struct {
 	passDone  func()
 }
 
-// NewLostMonitor creates the monitor; interval 0 means Java's 60 s.
-func NewLostMonitor(store lostStore, completer *Completer, texts Texts, now func() time.Time, interval time.Duration, log zerolog.Logger) *LostMonitor {
-	if interval <= 0 {
-		interval = time.Minute
+// LostMonitorConfig wires a LostMonitor.
+type LostMonitorConfig struct {
+	Store     lostStore
+	Completer *Completer // closes lost logs the way callbacks do
+	Texts     Texts
+	Now       func() time.Time // nil: time.Now
+	Interval  time.Duration    // 0: Java's 60 s
+	Log       zerolog.Logger
+}
+
+// NewLostMonitor creates the monitor.
+func NewLostMonitor(cfg LostMonitorConfig) *LostMonitor {
+	if cfg.Interval <= 0 {
+		cfg.Interval = time.Minute
 	}
-	return &LostMonitor{store: store, completer: completer, texts: texts, now: now, interval: interval,
-		log: log.With().Str("component", "lost-monitor").Logger()}
+	return &LostMonitor{store: cfg.Store, completer: cfg.Completer, texts: cfg.Texts, now: orNow(cfg.Now),
+		interval: cfg.Interval, log: cfg.Log.With().Str("component", "lost-monitor").Logger()}
 }
 
 // Start runs a pass at once and then every interval.

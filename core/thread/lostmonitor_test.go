@@ -38,8 +38,8 @@ func TestLostMonitor(t *testing.T) {
 		}
 		for _, lang := range []struct{ lang, msg string }{{"zh_CN", "任务结果丢失，标记失败"}} {
 			texts := i18n.Load(lang.lang)
-			c := NewCompleter(s, texts, (&childRecorder{}).fire, func() time.Time { return now }, zerolog.Nop())
-			m := NewLostMonitor(s, c, texts, func() time.Time { return now }, 0, zerolog.Nop())
+			c := NewCompleter(CompleterConfig{Store: s, Texts: texts, Trigger: &childRecorder{}, Now: func() time.Time { return now }, Log: zerolog.Nop()})
+			m := NewLostMonitor(LostMonitorConfig{Store: s, Completer: c, Texts: texts, Now: func() time.Time { return now }, Log: zerolog.Nop()})
 			if err := m.Pass(ctx); err != nil {
 				t.Fatal(err)
 			}

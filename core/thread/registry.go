@@ -30,10 +30,18 @@ type Registrar struct {
 
 var _ api.Registry = (*Registrar)(nil)
 
+// RegistrarConfig wires a Registrar.
+type RegistrarConfig struct {
+	Store *schema.Store
+	Now   func() time.Time // nil: time.Now
+	Log   zerolog.Logger
+}
+
 // NewRegistrar creates the registration service. Beats of many executors
 // arriving together share commits through the store's group commit.
-func NewRegistrar(store *schema.Store, now func() time.Time, log zerolog.Logger) *Registrar {
-	return &Registrar{store: store, gc: store.NewGroupCommit(128), now: now, log: log}
+func NewRegistrar(cfg RegistrarConfig) *Registrar {
+	return &Registrar{store: cfg.Store, gc: cfg.Store.NewGroupCommit(128), now: orNow(cfg.Now),
+		log: cfg.Log.With().Str("component", "registrar").Logger()}
 }
 
 // Registry refreshes or inserts the registration (update-then-insert).

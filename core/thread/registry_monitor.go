@@ -21,12 +21,21 @@ type RegistryMonitor struct {
 	passDone func() // test hook, called after each pass
 }
 
-// NewRegistryMonitor creates the monitor; interval 0 means the Java 30 s.
-func NewRegistryMonitor(store registryStore, now func() time.Time, interval time.Duration, log zerolog.Logger) *RegistryMonitor {
-	if interval <= 0 {
-		interval = BeatTimeout
+// RegistryMonitorConfig wires a RegistryMonitor.
+type RegistryMonitorConfig struct {
+	Store    registryStore
+	Now      func() time.Time // nil: time.Now
+	Interval time.Duration    // 0: the Java 30 s
+	Log      zerolog.Logger
+}
+
+// NewRegistryMonitor creates the monitor.
+func NewRegistryMonitor(cfg RegistryMonitorConfig) *RegistryMonitor {
+	if cfg.Interval <= 0 {
+		cfg.Interval = BeatTimeout
 	}
-	return &RegistryMonitor{store: store, now: now, interval: interval, log: log.With().Str("component", "registry-monitor").Logger()}
+	return &RegistryMonitor{store: cfg.Store, now: orNow(cfg.Now), interval: cfg.Interval,
+		log: cfg.Log.With().Str("component", "registry-monitor").Logger()}
 }
 
 // Start runs a pass at once and then every interval.

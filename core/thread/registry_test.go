@@ -36,7 +36,7 @@ func TestRegistrar(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, s *schema.Store) {
 		ctx := context.Background()
 		now := time.Now()
-		r := NewRegistrar(s, func() time.Time { return now }, zerolog.Nop())
+		r := NewRegistrar(RegistrarConfig{Store: s, Now: func() time.Time { return now }, Log: zerolog.Nop()})
 		p := api.RegistryParam{RegistryGroup: "EXECUTOR", RegistryKey: "xxl-job-executor-sample", RegistryValue: "http://127.0.0.1:9999/"}
 		for i := 0; i < 3; i++ { // beats within the same second: one row
 			if err := r.Registry(ctx, p); err != nil {
@@ -106,7 +106,7 @@ func TestRegistryMonitorPass(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		m := NewRegistryMonitor(s, func() time.Time { return now }, 0, zerolog.Nop())
+		m := NewRegistryMonitor(RegistryMonitorConfig{Store: s, Now: func() time.Time { return now }, Log: zerolog.Nop()})
 		if err := m.Pass(ctx); err != nil {
 			t.Fatal(err)
 		}
@@ -138,7 +138,7 @@ func TestRegistryMonitorNoAutoGroup(t *testing.T) {
 	if err := s.RegistrySave(ctx, "EXECUTOR", "k", "v", now.Add(-time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	m := NewRegistryMonitor(s, func() time.Time { return now }, 0, zerolog.Nop())
+	m := NewRegistryMonitor(RegistryMonitorConfig{Store: s, Now: func() time.Time { return now }, Log: zerolog.Nop()})
 	if err := m.Pass(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestRegistryMonitorRuns(t *testing.T) {
 	if err := s.RegistrySave(ctx, "EXECUTOR", "xxl-job-executor-sample", "http://a/", time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	m := NewRegistryMonitor(s, time.Now, time.Hour, zerolog.Nop())
+	m := NewRegistryMonitor(RegistryMonitorConfig{Store: s, Now: time.Now, Interval: time.Hour, Log: zerolog.Nop()})
 	done := make(chan struct{}, 1)
 	m.passDone = func() { done <- struct{}{} }
 	if err := m.Start(ctx); err != nil {

@@ -71,7 +71,7 @@ func NewFlow(cfg FlowConfig) *Flow {
 		texts:  cfg.Texts,
 		admin:  cfg.AdminAddress,
 		now:    cfg.Now,
-		log:    cfg.Log,
+		log:    cfg.Log.With().Str("component", "trigger").Logger(),
 	}
 	if f.texts == nil {
 		f.texts = i18n.Load("zh_CN")

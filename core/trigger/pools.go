@@ -89,7 +89,7 @@ func NewPools(cfg PoolConfig, flow Runner) *Pools {
 	p := &Pools{
 		flow:    flow,
 		now:     cfg.Now,
-		log:     cfg.Log,
+		log:     cfg.Log.With().Str("component", "trigger-pool").Logger(),
 		drain:   cfg.DrainTimeout,
 		fast:    newPool("fast", orDefault(cfg.FastMax, DefaultFastMax), queue),
 		slow:    newPool("slow", orDefault(cfg.SlowMax, DefaultSlowMax), 2*queue),

@@ -16,3 +16,10 @@ type Request struct {
 	// for none.
 	AddressList string
 }
+
+// Submitter is the one door every trigger source goes through: the schedule
+// loop and ring, child jobs, fail retries, the console's "run once" and the
+// job API. Submit queues the trigger and must not block; *Pools implements it.
+type Submitter interface {
+	Submit(req Request) error
+}

@@ -1,4 +1,4 @@
-package schedule
+package clock
 
 import (
 	"context"
@@ -7,10 +7,10 @@ import (
 	"time"
 )
 
-// FakeClock is a Clock that only moves when told to. Tests advance it and
+// Fake is a Clock that only moves when told to. Tests advance it and
 // wait until the loop and the ring are asleep again (WaitSleepers) before
 // looking at what happened, instead of sleeping on the real clock.
-type FakeClock struct {
+type Fake struct {
 	mu       sync.Mutex
 	now      time.Time
 	sleepers []*sleeper
@@ -22,20 +22,20 @@ type sleeper struct {
 	wake  chan struct{}
 }
 
-// NewFakeClock returns a clock standing at start.
-func NewFakeClock(start time.Time) *FakeClock {
-	return &FakeClock{now: start, changed: make(chan struct{})}
+// NewFake returns a clock standing at start.
+func NewFake(start time.Time) *Fake {
+	return &Fake{now: start, changed: make(chan struct{})}
 }
 
 // Now returns the clock's time.
-func (c *FakeClock) Now() time.Time {
+func (c *Fake) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.now
 }
 
 // SleepUntil blocks until Set or Advance moves the clock to t or later.
-func (c *FakeClock) SleepUntil(ctx context.Context, t time.Time) error {
+func (c *Fake) SleepUntil(ctx context.Context, t time.Time) error {
 	c.mu.Lock()
 	if !t.After(c.now) {
 		c.mu.Unlock()
@@ -63,7 +63,7 @@ func (c *FakeClock) SleepUntil(ctx context.Context, t time.Time) error {
 }
 
 // Advance moves the clock forward by d.
-func (c *FakeClock) Advance(d time.Duration) {
+func (c *Fake) Advance(d time.Duration) {
 	c.mu.Lock()
 	t := c.now.Add(d)
 	c.mu.Unlock()
@@ -71,7 +71,7 @@ func (c *FakeClock) Advance(d time.Duration) {
 }
 
 // Set moves the clock to t (never backwards) and wakes the sleepers due.
-func (c *FakeClock) Set(t time.Time) {
+func (c *Fake) Set(t time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if t.After(c.now) {
@@ -91,7 +91,7 @@ func (c *FakeClock) Set(t time.Time) {
 }
 
 // Sleepers is the number of goroutines blocked in SleepUntil.
-func (c *FakeClock) Sleepers() int {
+func (c *Fake) Sleepers() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return len(c.sleepers)
@@ -99,7 +99,7 @@ func (c *FakeClock) Sleepers() int {
 
 // NextWake is the earliest time a sleeper waits for; ok is false with no
 // sleepers.
-func (c *FakeClock) NextWake() (t time.Time, ok bool) {
+func (c *Fake) NextWake() (t time.Time, ok bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, s := range c.sleepers {
@@ -111,7 +111,7 @@ func (c *FakeClock) NextWake() (t time.Time, ok bool) {
 }
 
 // Deadlines lists the times the sleepers wait for, earliest first.
-func (c *FakeClock) Deadlines() []time.Time {
+func (c *Fake) Deadlines() []time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	out := make([]time.Time, 0, len(c.sleepers))
@@ -124,7 +124,7 @@ func (c *FakeClock) Deadlines() []time.Time {
 
 // WaitSleepers blocks until at least n goroutines sleep on the clock, the
 // signal that they have finished the work the last move woke them for.
-func (c *FakeClock) WaitSleepers(ctx context.Context, n int) error {
+func (c *Fake) WaitSleepers(ctx context.Context, n int) error {
 	for {
 		c.mu.Lock()
 		if len(c.sleepers) >= n {
@@ -141,7 +141,7 @@ func (c *FakeClock) WaitSleepers(ctx context.Context, n int) error {
 	}
 }
 
-func (c *FakeClock) signal() {
+func (c *Fake) signal() {
 	close(c.changed)
 	c.changed = make(chan struct{})
 }
