@@ -41,7 +41,7 @@ func TestPrepareEmptyCreatesSeed(t *testing.T) {
 		assertRow(t, groups[0], Group{ID: 1, AppName: "xxl-job-executor-sample", Title: "示例执行器",
 			AddressType: 0, AddressList: nil, UpdateTime: &seed})
 
-		jobs, total, err := s.JobPageList(ctx, 0, 10, JobFilter{TriggerStatus: -1})
+		jobs, total, err := s.JobPageList(ctx, 0, 10, JobFilter{})
 		mustNoErr(t, err)
 		if total != 1 || len(jobs) != 1 {
 			t.Fatalf("jobs = %d/%d, want 1", len(jobs), total)
@@ -58,7 +58,7 @@ func TestPrepareEmptyCreatesSeed(t *testing.T) {
 			t.Errorf("raw add_time = %v", got)
 		}
 
-		users, total, err := s.UserPageList(ctx, 0, 10, "", -1)
+		users, total, err := s.UserPageList(ctx, 0, 10, UserFilter{})
 		mustNoErr(t, err)
 		if total != 1 || len(users) != 1 {
 			t.Fatalf("users = %d/%d, want 1", len(users), total)

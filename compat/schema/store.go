@@ -176,6 +176,54 @@ func (s *Store) queryRow(ctx context.Context, b sq.Sqlizer) *sql.Row {
 	return s.q.QueryRowContext(ctx, query, args...)
 }
 
+// scanner is what *sql.Row and *sql.Rows share.
+type scanner interface {
+	Scan(dest ...any) error
+}
+
+// selectAll runs a query and scans every row with scan: the one row loop of
+// the store.
+func selectAll[T any](ctx context.Context, s *Store, b sq.Sqlizer, scan func(scanner) (T, error)) ([]T, error) {
+	rows, err := s.query(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// scanValue scans a one-column row.
+func scanValue[T any](sc scanner) (T, error) {
+	var v T
+	err := sc.Scan(&v)
+	return v, err
+}
+
+// maxInList bounds the values of one IN (...) list: SQLite refuses more than
+// 32,766 bound variables per statement and long lists are slow everywhere,
+// so id lists of any length are sent in chunks of this size.
+const maxInList = 1000
+
+// inChunks calls fn with consecutive chunks of at most maxInList values.
+func inChunks[T any](vals []T, fn func(chunk []T) error) error {
+	for len(vals) > 0 {
+		n := min(len(vals), maxInList)
+		if err := fn(vals[:n]); err != nil {
+			return err
+		}
+		vals = vals[n:]
+	}
+	return nil
+}
+
 func (s *Store) count(ctx context.Context, b sq.SelectBuilder) (int, error) {
 	var n int
 	err := s.queryRow(ctx, b).Scan(&n)
@@ -187,6 +235,16 @@ func (s *Store) count(ctx context.Context, b sq.SelectBuilder) (int, error) {
 func likeContains(column, v string) sq.Sqlizer {
 	r := strings.NewReplacer("!", "!!", "%", "!%", "_", "!_")
 	return sq.Expr(column+" LIKE ? ESCAPE '!'", "%"+r.Replace(v)+"%")
+}
+
+// inOrNone is column IN (vals), or a condition matching nothing when vals is
+// empty (squirrel would render an empty IN as always false too, but says so
+// explicitly here because permission filters rely on it).
+func inOrNone[T any](column string, vals []T) sq.Sqlizer {
+	if len(vals) == 0 {
+		return sq.Expr("1 = 0")
+	}
+	return sq.Eq{column: vals}
 }
 
 // page applies offset/count paging; negative values mean none, as MySQL

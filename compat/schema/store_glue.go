@@ -20,21 +20,16 @@ func (s *Store) GlueSave(ctx context.Context, g LogGlue) (int, error) {
 
 // GlueFindByJob is findByJobId (newest first).
 func (s *Store) GlueFindByJob(ctx context.Context, jobID int) ([]LogGlue, error) {
-	rows, err := s.query(ctx, s.sb.Select("id", "job_id", "glue_type", "glue_source", "glue_remark", "add_time", "update_time").
-		From("xxl_job_logglue").Where(sq.Eq{"job_id": jobID}).OrderBy("id DESC"))
+	out, err := selectAll(ctx, s, s.sb.Select("id", "job_id", "glue_type", "glue_source", "glue_remark", "add_time", "update_time").
+		From("xxl_job_logglue").Where(sq.Eq{"job_id": jobID}).OrderBy("id DESC"), func(sc scanner) (LogGlue, error) {
+		var g LogGlue
+		err := sc.Scan(&g.ID, &g.JobID, &g.GlueType, &g.GlueSource, &g.GlueRemark, s.scanTime(&g.AddTime), s.scanTime(&g.UpdateTime))
+		return g, err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("glue history of job %d: %w", jobID, err)
 	}
-	defer rows.Close()
-	var out []LogGlue
-	for rows.Next() {
-		var g LogGlue
-		if err := rows.Scan(&g.ID, &g.JobID, &g.GlueType, &g.GlueSource, &g.GlueRemark, s.scanTime(&g.AddTime), s.scanTime(&g.UpdateTime)); err != nil {
-			return nil, fmt.Errorf("glue history of job %d: %w", jobID, err)
-		}
-		out = append(out, g)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // GlueRemoveOld is removeOld: keep the newest keep versions of a job.

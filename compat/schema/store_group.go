@@ -10,27 +10,14 @@ import (
 
 var groupColumns = []string{"id", "app_name", "title", "address_type", "address_list", "update_time"}
 
-func (s *Store) scanGroup(sc interface{ Scan(...any) error }) (Group, error) {
+func (s *Store) scanGroup(sc scanner) (Group, error) {
 	var g Group
 	err := sc.Scan(&g.ID, &g.AppName, &g.Title, &g.AddressType, &g.AddressList, s.scanTime(&g.UpdateTime))
 	return g, err
 }
 
 func (s *Store) groups(ctx context.Context, b sq.SelectBuilder) ([]Group, error) {
-	rows, err := s.query(ctx, b)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Group
-	for rows.Next() {
-		g, err := s.scanGroup(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, g)
-	}
-	return out, rows.Err()
+	return selectAll(ctx, s, b, s.scanGroup)
 }
 
 func (s *Store) groupSelect() sq.SelectBuilder {
@@ -107,23 +94,30 @@ func (s *Store) GroupLoad(ctx context.Context, id int) (Group, error) {
 	return g, nil
 }
 
-func groupFilters(b sq.SelectBuilder, appName, title string) sq.SelectBuilder {
-	if appName != "" {
-		b = b.Where(likeContains("app_name", appName))
+// GroupFilter holds the optional pageList conditions of xxl_job_group; the
+// zero value matches every group.
+type GroupFilter struct {
+	AppName string
+	Title   string
+}
+
+func (f GroupFilter) apply(b sq.SelectBuilder) sq.SelectBuilder {
+	if f.AppName != "" {
+		b = b.Where(likeContains("app_name", f.AppName))
 	}
-	if title != "" {
-		b = b.Where(likeContains("title", title))
+	if f.Title != "" {
+		b = b.Where(likeContains("title", f.Title))
 	}
 	return b
 }
 
 // GroupPageList is pageList and pageListCount.
-func (s *Store) GroupPageList(ctx context.Context, offset, size int, appName, title string) ([]Group, int, error) {
-	list, err := s.groups(ctx, page(groupFilters(s.groupSelect(), appName, title).OrderBy("app_name", "title", "id ASC"), offset, size))
+func (s *Store) GroupPageList(ctx context.Context, offset, size int, f GroupFilter) ([]Group, int, error) {
+	list, err := s.groups(ctx, page(f.apply(s.groupSelect()).OrderBy("app_name", "title", "id ASC"), offset, size))
 	if err != nil {
 		return nil, 0, fmt.Errorf("page groups: %w", err)
 	}
-	total, err := s.count(ctx, groupFilters(s.sb.Select("count(1)").From("xxl_job_group"), appName, title))
+	total, err := s.count(ctx, f.apply(s.sb.Select("count(1)").From("xxl_job_group")))
 	if err != nil {
 		return nil, 0, fmt.Errorf("count groups: %w", err)
 	}

@@ -119,18 +119,18 @@ func TestGroupOrderAndFilters(t *testing.T) {
 		}
 
 		// Case-insensitive LIKE, as MySQL's _ci collation.
-		list, total, err := s.GroupPageList(ctx, 0, 10, "ALPHA", "")
+		list, total, err := s.GroupPageList(ctx, 0, 10, GroupFilter{AppName: "ALPHA", Title: ""})
 		mustNoErr(t, err)
 		if total != 2 || len(list) != 2 {
 			t.Errorf("filter ALPHA = %d/%d, want 2", len(list), total)
 		}
-		list, total, err = s.GroupPageList(ctx, 0, 10, "bet", "t2")
+		list, total, err = s.GroupPageList(ctx, 0, 10, GroupFilter{AppName: "bet", Title: "t2"})
 		mustNoErr(t, err)
 		if total != 2 || len(list) != 2 {
 			t.Errorf("filter bet+t2 = %d/%d, want 2", len(list), total)
 		}
 		assertPaging(t, func(offset, size int) ([]string, int, error) {
-			gs, n, err := s.GroupPageList(ctx, offset, size, "", "")
+			gs, n, err := s.GroupPageList(ctx, offset, size, GroupFilter{AppName: "", Title: ""})
 			var names []string
 			for _, g := range gs {
 				names = append(names, g.AppName+"/"+g.Title)
@@ -153,7 +153,7 @@ func TestGroupFilterLiteral(t *testing.T) {
 		}
 		for _, name := range trickyNames {
 			for _, filter := range []struct{ app, title string }{{"app" + name, ""}, {"", name}} {
-				list, total, err := s.GroupPageList(ctx, 0, 10, filter.app, filter.title)
+				list, total, err := s.GroupPageList(ctx, 0, 10, GroupFilter{AppName: filter.app, Title: filter.title})
 				mustNoErr(t, err)
 				if total != 1 || !reflect.DeepEqual(groupTitles(list), []string{name}) {
 					t.Errorf("filter %+v matched %q (total %d), want only %q", filter, groupTitles(list), total, name)
@@ -161,7 +161,7 @@ func TestGroupFilterLiteral(t *testing.T) {
 			}
 		}
 		for _, meta := range []string{"_", "%", "!", "'", `\`, `"`} {
-			list, _, err := s.GroupPageList(ctx, 0, 10, "", meta)
+			list, _, err := s.GroupPageList(ctx, 0, 10, GroupFilter{AppName: "", Title: meta})
 			mustNoErr(t, err)
 			if len(list) != 1 {
 				t.Errorf("filter %q matched %q, want one row", meta, groupTitles(list))

@@ -2,7 +2,9 @@ package schema
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
+	"strings"
 
 	sq "github.com/Masterminds/squirrel"
 )
@@ -13,7 +15,7 @@ var jobColumns = []string{"id", "job_group", "job_desc", "add_time", "update_tim
 	"glue_type", "glue_source", "glue_remark", "glue_updatetime", "child_jobid",
 	"trigger_status", "trigger_last_time", "trigger_next_time"}
 
-func (s *Store) scanJob(sc interface{ Scan(...any) error }) (JobInfo, error) {
+func (s *Store) scanJob(sc scanner) (JobInfo, error) {
 	var j JobInfo
 	err := sc.Scan(&j.ID, &j.JobGroup, &j.JobDesc, s.scanTime(&j.AddTime), s.scanTime(&j.UpdateTime),
 		&j.Author, &j.AlarmEmail, &j.ScheduleType, &j.ScheduleConf, &j.MisfireStrategy,
@@ -24,28 +26,17 @@ func (s *Store) scanJob(sc interface{ Scan(...any) error }) (JobInfo, error) {
 }
 
 func (s *Store) jobs(ctx context.Context, b sq.SelectBuilder) ([]JobInfo, error) {
-	rows, err := s.query(ctx, b)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []JobInfo
-	for rows.Next() {
-		j, err := s.scanJob(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, j)
-	}
-	return out, rows.Err()
+	return selectAll(ctx, s, b, s.scanJob)
 }
 
 func (s *Store) jobSelect() sq.SelectBuilder { return s.sb.Select(jobColumns...).From("xxl_job_info") }
 
-// JobFilter holds the optional pageList conditions of xxl_job_info.
+// JobFilter holds the optional pageList conditions of xxl_job_info; the
+// zero value matches every job.
 type JobFilter struct {
-	JobGroup        int // > 0 to filter
-	TriggerStatus   int // >= 0 to filter
+	JobGroup        int   // > 0 to filter
+	JobGroups       []int // non-nil: only jobs of these groups (a normal user's permitted groups)
+	TriggerStatus   *int  // non-nil to filter (the console's -1 "all" is nil)
 	JobDesc         string
 	ExecutorHandler string
 	Author          string
@@ -55,8 +46,11 @@ func (f JobFilter) apply(b sq.SelectBuilder) sq.SelectBuilder {
 	if f.JobGroup > 0 {
 		b = b.Where(sq.Eq{"job_group": f.JobGroup})
 	}
-	if f.TriggerStatus >= 0 {
-		b = b.Where(sq.Eq{"trigger_status": f.TriggerStatus})
+	if f.JobGroups != nil {
+		b = b.Where(inOrNone("job_group", f.JobGroups))
+	}
+	if f.TriggerStatus != nil {
+		b = b.Where(sq.Eq{"trigger_status": *f.TriggerStatus})
 	}
 	if f.JobDesc != "" {
 		b = b.Where(likeContains("job_desc", f.JobDesc))
@@ -178,6 +172,103 @@ func (s *Store) JobScheduleUpdate(ctx context.Context, j JobInfo) error {
 		Set("trigger_last_time", j.TriggerLastTime).Set("trigger_next_time", j.TriggerNextTime).
 		Set("trigger_status", j.TriggerStatus).Where(sq.Eq{"id": j.ID})); err != nil {
 		return fmt.Errorf("schedule update of job %d: %w", j.ID, err)
+	}
+	return nil
+}
+
+// scheduleBatch bounds the jobs of one batched scheduleUpdate: each CASE
+// is scanned per row, so very long statements cost more than they save.
+const scheduleBatch = 200
+
+// JobScheduleUpdateBatch writes scheduleUpdate (trigger_last_time,
+// trigger_next_time, trigger_status by id) for many jobs; the rows end
+// exactly as after one statement per job. The schedule loop calls it inside
+// the schedule-lock transaction, where per-job round trips dominated a
+// round on MySQL (30× slower at 1,000 jobs): there one statement carries
+// 200 jobs. SQLite has no round trips but parses long CASE lists slowly,
+// so it runs one prepared statement per job.
+func (s *Store) JobScheduleUpdateBatch(ctx context.Context, jobs []JobInfo) error {
+	if p, ok := s.q.(preparer); ok && s.d.backend() == SQLite {
+		return s.scheduleUpdatePrepared(ctx, p, jobs)
+	}
+	// CASE takes the first WHEN of an id, one statement per job the last:
+	// keep the last values of a repeated id so both paths agree.
+	jobs = lastPerID(jobs)
+	for len(jobs) > 0 {
+		n := min(len(jobs), scheduleBatch)
+		if _, err := s.exec(ctx, scheduleUpdateSQL(jobs[:n])); err != nil {
+			return fmt.Errorf("schedule update of %d jobs from id %d: %w", n, jobs[0].ID, err)
+		}
+		jobs = jobs[n:]
+	}
+	return nil
+}
+
+// scheduleUpdateSQL builds
+// UPDATE xxl_job_info SET c = CASE id WHEN ? THEN ? … END, … WHERE id IN (…).
+func scheduleUpdateSQL(jobs []JobInfo) sq.Sqlizer {
+	var b strings.Builder
+	args := make([]any, 0, len(jobs)*7)
+	b.WriteString("UPDATE xxl_job_info SET ")
+	cols := []struct {
+		name string
+		val  func(j JobInfo) any
+	}{
+		{"trigger_last_time", func(j JobInfo) any { return j.TriggerLastTime }},
+		{"trigger_next_time", func(j JobInfo) any { return j.TriggerNextTime }},
+		{"trigger_status", func(j JobInfo) any { return j.TriggerStatus }},
+	}
+	for i, c := range cols {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(c.name + " = CASE id")
+		for _, j := range jobs {
+			b.WriteString(" WHEN ? THEN ?")
+			args = append(args, j.ID, c.val(j))
+		}
+		b.WriteString(" END")
+	}
+	b.WriteString(" WHERE id IN (")
+	for i, j := range jobs {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("?")
+		args = append(args, j.ID)
+	}
+	b.WriteString(")")
+	return sq.Expr(b.String(), args...)
+}
+
+func lastPerID(jobs []JobInfo) []JobInfo {
+	at := make(map[int]int, len(jobs))
+	out := make([]JobInfo, 0, len(jobs))
+	for _, j := range jobs {
+		if i, ok := at[j.ID]; ok {
+			out[i] = j
+			continue
+		}
+		at[j.ID] = len(out)
+		out = append(out, j)
+	}
+	return out
+}
+
+type preparer interface {
+	PrepareContext(ctx context.Context, query string) (*sql.Stmt, error)
+}
+
+func (s *Store) scheduleUpdatePrepared(ctx context.Context, p preparer, jobs []JobInfo) error {
+	stmt, err := p.PrepareContext(ctx, "UPDATE xxl_job_info SET trigger_last_time = ?, trigger_next_time = ?, trigger_status = ? WHERE id = ?")
+	if err != nil {
+		return fmt.Errorf("prepare schedule update: %w", err)
+	}
+	defer stmt.Close()
+	for _, j := range jobs {
+		if _, err := stmt.ExecContext(ctx, j.TriggerLastTime, j.TriggerNextTime, j.TriggerStatus, j.ID); err != nil {
+			return fmt.Errorf("schedule update of job %d: %w", j.ID, err)
+		}
 	}
 	return nil
 }

@@ -122,20 +122,23 @@ func TestJobQueries(t *testing.T) {
 			f    JobFilter
 			want []int
 		}{
-			{"all", JobFilter{TriggerStatus: -1}, desc(0, 1, 2, 3, 4)},
-			{"group 1", JobFilter{JobGroup: 1, TriggerStatus: -1}, desc(0, 1, 4)},
-			{"group 0 is all", JobFilter{JobGroup: 0, TriggerStatus: -1}, desc(0, 1, 2, 3, 4)},
-			{"stopped", JobFilter{TriggerStatus: 0}, desc(1)},
-			{"running group 2", JobFilter{JobGroup: 2, TriggerStatus: 1}, desc(2, 3)},
-			{"desc underscore literal", JobFilter{TriggerStatus: -1, JobDesc: "a_c"}, desc(0)},
-			{"desc percent literal", JobFilter{TriggerStatus: -1, JobDesc: "%"}, desc(2)},
-			{"desc backslash literal", JobFilter{TriggerStatus: -1, JobDesc: `\`}, desc(4)},
-			{"desc emoji", JobFilter{TriggerStatus: -1, JobDesc: "🎉"}, desc(3)},
-			{"handler underscore", JobFilter{TriggerStatus: -1, ExecutorHandler: "h_"}, desc(1)},
-			{"author case-insensitive", JobFilter{TriggerStatus: -1, Author: "XxL"}, desc(0, 1)},
-			{"author quote", JobFilter{TriggerStatus: -1, Author: "O'N"}, desc(3)},
-			{"combined", JobFilter{JobGroup: 1, TriggerStatus: 1, JobDesc: "a", Author: "x"}, desc(0)},
-			{"no match", JobFilter{TriggerStatus: -1, JobDesc: "zzz"}, []int{}},
+			{"all", JobFilter{}, desc(0, 1, 2, 3, 4)},
+			{"group 1", JobFilter{JobGroup: 1}, desc(0, 1, 4)},
+			{"group 0 is all", JobFilter{JobGroup: 0}, desc(0, 1, 2, 3, 4)},
+			{"stopped", JobFilter{TriggerStatus: Ptr(0)}, desc(1)},
+			{"running group 2", JobFilter{JobGroup: 2, TriggerStatus: Ptr(1)}, desc(2, 3)},
+			{"desc underscore literal", JobFilter{JobDesc: "a_c"}, desc(0)},
+			{"desc percent literal", JobFilter{JobDesc: "%"}, desc(2)},
+			{"desc backslash literal", JobFilter{JobDesc: `\`}, desc(4)},
+			{"desc emoji", JobFilter{JobDesc: "🎉"}, desc(3)},
+			{"handler underscore", JobFilter{ExecutorHandler: "h_"}, desc(1)},
+			{"author case-insensitive", JobFilter{Author: "XxL"}, desc(0, 1)},
+			{"author quote", JobFilter{Author: "O'N"}, desc(3)},
+			{"combined", JobFilter{JobGroup: 1, TriggerStatus: Ptr(1), JobDesc: "a", Author: "x"}, desc(0)},
+			{"no match", JobFilter{JobDesc: "zzz"}, []int{}},
+			{"permitted groups", JobFilter{JobGroups: []int{2}}, desc(2, 3)},
+			{"permitted groups and group", JobFilter{JobGroup: 1, JobGroups: []int{2}}, []int{}},
+			{"no permitted group", JobFilter{JobGroups: []int{}}, []int{}},
 		}
 		for _, c := range cases {
 			list, total, err := s.JobPageList(ctx, 0, 100, c.f)
@@ -154,7 +157,7 @@ func TestJobQueries(t *testing.T) {
 			all = append(all, specs[indexOf(ids, id)].desc)
 		}
 		assertPaging(t, func(offset, size int) ([]string, int, error) {
-			js, n, err := s.JobPageList(ctx, offset, size, JobFilter{TriggerStatus: -1})
+			js, n, err := s.JobPageList(ctx, offset, size, JobFilter{})
 			var out []string
 			for _, j := range js {
 				out = append(out, j.JobDesc)

@@ -12,7 +12,7 @@ var logColumns = []string{"id", "job_group", "job_id", "executor_address", "exec
 	"executor_sharding_param", "executor_fail_retry_count", "trigger_time", "trigger_code", "trigger_msg",
 	"handle_time", "handle_code", "handle_msg", "alarm_status"}
 
-func (s *Store) scanLog(sc interface{ Scan(...any) error }) (JobLog, error) {
+func (s *Store) scanLog(sc scanner) (JobLog, error) {
 	var l JobLog
 	err := sc.Scan(&l.ID, &l.JobGroup, &l.JobID, &l.ExecutorAddress, &l.ExecutorHandler, &l.ExecutorParam,
 		&l.ExecutorShardingParam, &l.ExecutorFailRetryCount, s.scanTime(&l.TriggerTime), &l.TriggerCode,
@@ -21,43 +21,19 @@ func (s *Store) scanLog(sc interface{ Scan(...any) error }) (JobLog, error) {
 }
 
 func (s *Store) logs(ctx context.Context, b sq.SelectBuilder) ([]JobLog, error) {
-	rows, err := s.query(ctx, b)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []JobLog
-	for rows.Next() {
-		l, err := s.scanLog(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, l)
-	}
-	return out, rows.Err()
+	return selectAll(ctx, s, b, s.scanLog)
 }
 
 func (s *Store) ids(ctx context.Context, b sq.SelectBuilder) ([]int64, error) {
-	rows, err := s.query(ctx, b)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return selectAll(ctx, s, b, scanValue[int64])
 }
 
 // LogFilter holds the optional pageList conditions of xxl_job_log.
+// The zero value matches every log.
 type LogFilter struct {
-	JobGroup  int // used only when JobID == 0 and JobGroup > 0
-	JobID     int // > 0 to filter
+	JobGroup  int   // used only when JobID == 0 and JobGroup > 0
+	JobGroups []int // non-nil: only logs of these groups (a normal user's permitted groups)
+	JobID     int   // > 0 to filter
 	From, To  *time.Time
 	LogStatus int // 1 success, 2 failed, 3 running, other: all
 }
@@ -65,6 +41,9 @@ type LogFilter struct {
 func (s *Store) applyLogFilter(b sq.SelectBuilder, f LogFilter) sq.SelectBuilder {
 	if f.JobID == 0 && f.JobGroup > 0 {
 		b = b.Where(sq.Eq{"job_group": f.JobGroup})
+	}
+	if f.JobGroups != nil {
+		b = b.Where(inOrNone("job_group", f.JobGroups))
 	}
 	if f.JobID > 0 {
 		b = b.Where(sq.Eq{"job_id": f.JobID})
@@ -213,14 +192,16 @@ func (s *Store) LogFindClearIDs(ctx context.Context, f ClearFilter, size int) ([
 
 // LogClear is clearLog: delete the given ids.
 func (s *Store) LogClear(ctx context.Context, ids []int64) (int64, error) {
-	if len(ids) == 0 {
-		return 0, nil
-	}
-	n, err := s.exec(ctx, s.sb.Delete("xxl_job_log").Where(sq.Eq{"id": ids}))
+	var total int64
+	err := inChunks(ids, func(chunk []int64) error {
+		n, err := s.exec(ctx, s.sb.Delete("xxl_job_log").Where(sq.Eq{"id": chunk}))
+		total += n
+		return err
+	})
 	if err != nil {
-		return 0, fmt.Errorf("clear %d logs: %w", len(ids), err)
+		return total, fmt.Errorf("clear %d logs: %w", len(ids), err)
 	}
-	return n, nil
+	return total, nil
 }
 
 // LogFindFailIDs is findFailJobLogIds: failed logs not yet alarmed.
@@ -257,4 +238,63 @@ func (s *Store) LogFindLostIDs(ctx context.Context, lostBefore time.Time) ([]int
 		return nil, fmt.Errorf("find lost logs: %w", err)
 	}
 	return ids, nil
+}
+
+// LogLoadMany loads the given logs in one statement (a callback POST carries
+// many results); ids that do not exist are absent from the map.
+func (s *Store) LogLoadMany(ctx context.Context, ids []int64) (map[int64]JobLog, error) {
+	out := make(map[int64]JobLog, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	err := inChunks(ids, func(chunk []int64) error {
+		logs, err := s.logs(ctx, s.sb.Select(logColumns...).From("xxl_job_log").Where(sq.Eq{"id": chunk}))
+		for _, l := range logs {
+			out[l.ID] = l
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("load %d logs: %w", len(ids), err)
+	}
+	return out, nil
+}
+
+// LogFinish writes the handle result only while the row is still open
+// (handle_code <= 0), and reports whether this caller wrote it. It is the
+// compare-and-set form of updateHandleInfo: of two deliveries of the same
+// callback racing each other (the executor re-sends after a timeout), only
+// one finishes the log and fires its child jobs.
+func (s *Store) LogFinish(ctx context.Context, l JobLog) (bool, error) {
+	n, err := s.exec(ctx, s.sb.Update("xxl_job_log").
+		Set("handle_time", s.dbTimePtr(l.HandleTime)).Set("handle_code", l.HandleCode).
+		Set("handle_msg", l.HandleMsg).
+		Where(sq.Eq{"id": l.ID}).Where(sq.LtOrEq{"handle_code": 0}))
+	if err != nil {
+		return false, fmt.Errorf("finish log %d: %w", l.ID, err)
+	}
+	return n > 0, nil
+}
+
+// AlarmClaim is a failed log held in a transient alarm state.
+type AlarmClaim struct {
+	ID          int64
+	AlarmStatus int
+}
+
+// LogFindAlarmClaims lists failed logs whose alarm_status is one of the
+// given transient values (-1 claimed, -2 sending), oldest id first. It has
+// the shape of findFailJobLogIds so it costs what that query costs.
+func (s *Store) LogFindAlarmClaims(ctx context.Context, statuses []int, size int) ([]AlarmClaim, error) {
+	out, err := selectAll(ctx, s, page(s.sb.Select("id", "alarm_status").From("xxl_job_log").
+		Where("NOT ((trigger_code IN (0, 200) AND handle_code = 0) OR (handle_code = 200))").
+		Where(sq.Eq{"alarm_status": statuses}).OrderBy("id ASC"), 0, size), func(sc scanner) (AlarmClaim, error) {
+		var c AlarmClaim
+		err := sc.Scan(&c.ID, &c.AlarmStatus)
+		return c, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("find claimed alarms: %w", err)
+	}
+	return out, nil
 }

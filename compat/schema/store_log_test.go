@@ -413,3 +413,37 @@ func TestLogLoadMany(t *testing.T) {
 		}
 	})
 }
+
+// TestIDListsBeyondSQLiteVariableLimit is the attack of issue 9 #4: a
+// callback POST with more items than SQLite's 32,766 bound variables, and a
+// registry-monitor pass over 40,000 dead registrations, must not fail with
+// "too many SQL variables" on any backend: id lists are sent in chunks.
+func TestIDListsBeyondSQLiteVariableLimit(t *testing.T) {
+	forEachPrepared(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		now := time.Now()
+		var real []int64
+		for range 3 {
+			id, err := s.LogSave(ctx, JobLog{JobGroup: 1, JobID: 1, TriggerTime: &now})
+			mustNoErr(t, err)
+			real = append(real, id)
+		}
+		ids := make([]int64, 0, 40_000)
+		for i := range int64(40_000) {
+			ids = append(ids, 1_000_000+i)
+		}
+		ids = append(ids, real...)
+		got, err := s.LogLoadMany(ctx, ids)
+		mustNoErr(t, err)
+		if len(got) != len(real) {
+			t.Fatalf("loaded %d logs, want %d", len(got), len(real))
+		}
+		n, err := s.LogClear(ctx, ids)
+		mustNoErr(t, err)
+		if n != int64(len(real)) {
+			t.Fatalf("cleared %d logs, want %d", n, len(real))
+		}
+		_, err = s.RegistryRemoveDead(ctx, ids)
+		mustNoErr(t, err)
+	})
+}

@@ -22,33 +22,30 @@ func (s *Store) RegistryFindDead(ctx context.Context, timeout time.Duration, now
 
 // RegistryRemoveDead is removeDead.
 func (s *Store) RegistryRemoveDead(ctx context.Context, ids []int64) (int64, error) {
-	if len(ids) == 0 {
-		return 0, nil
-	}
-	n, err := s.exec(ctx, s.sb.Delete("xxl_job_registry").Where(sq.Eq{"id": ids}))
+	var total int64
+	err := inChunks(ids, func(chunk []int64) error {
+		n, err := s.exec(ctx, s.sb.Delete("xxl_job_registry").Where(sq.Eq{"id": chunk}))
+		total += n
+		return err
+	})
 	if err != nil {
-		return 0, fmt.Errorf("remove %d dead registrations: %w", len(ids), err)
+		return total, fmt.Errorf("remove %d dead registrations: %w", len(ids), err)
 	}
-	return n, nil
+	return total, nil
 }
 
 // RegistryFindAll is findAll: registrations refreshed within timeout of now.
 func (s *Store) RegistryFindAll(ctx context.Context, timeout time.Duration, now time.Time) ([]Registry, error) {
-	rows, err := s.query(ctx, s.sb.Select("id", "registry_group", "registry_key", "registry_value", "update_time").
-		From("xxl_job_registry").Where(sq.Gt{"update_time": s.dbTime(now.Add(-timeout))}))
+	out, err := selectAll(ctx, s, s.sb.Select("id", "registry_group", "registry_key", "registry_value", "update_time").
+		From("xxl_job_registry").Where(sq.Gt{"update_time": s.dbTime(now.Add(-timeout))}), func(sc scanner) (Registry, error) {
+		var r Registry
+		err := sc.Scan(&r.ID, &r.RegistryGroup, &r.RegistryKey, &r.RegistryValue, s.scanTime(&r.UpdateTime))
+		return r, err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("list live registrations: %w", err)
 	}
-	defer rows.Close()
-	var out []Registry
-	for rows.Next() {
-		var r Registry
-		if err := rows.Scan(&r.ID, &r.RegistryGroup, &r.RegistryKey, &r.RegistryValue, s.scanTime(&r.UpdateTime)); err != nil {
-			return nil, fmt.Errorf("list live registrations: %w", err)
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // RegistryUpdate is registryUpdate; it returns the matched row count.
@@ -92,4 +89,17 @@ func (s *Store) RegistryDelete(ctx context.Context, group, key, value string) (i
 		return 0, fmt.Errorf("delete registration %s/%s/%s: %w", group, key, value, err)
 	}
 	return n, nil
+}
+
+// RegistryFindLiveValues lists the distinct live addresses registered under
+// one group and key (appname), so rebuilding one app's address list does
+// not read every executor's row.
+func (s *Store) RegistryFindLiveValues(ctx context.Context, group, key string, timeout time.Duration, now time.Time) ([]string, error) {
+	out, err := selectAll(ctx, s, s.sb.Select("DISTINCT registry_value").From("xxl_job_registry").
+		Where(sq.Eq{"registry_group": group, "registry_key": key}).
+		Where(sq.Gt{"update_time": s.dbTime(now.Add(-timeout))}), scanValue[string])
+	if err != nil {
+		return nil, fmt.Errorf("live addresses of %s/%s: %w", group, key, err)
+	}
+	return out, nil
 }

@@ -32,22 +32,17 @@ func (s *Store) ReportUpdate(ctx context.Context, r LogReport) (int64, error) {
 
 // ReportQuery is queryLogReport for trigger_day in [from, to], by day.
 func (s *Store) ReportQuery(ctx context.Context, from, to time.Time) ([]LogReport, error) {
-	rows, err := s.query(ctx, s.sb.Select("id", "trigger_day", "running_count", "suc_count", "fail_count").
+	out, err := selectAll(ctx, s, s.sb.Select("id", "trigger_day", "running_count", "suc_count", "fail_count").
 		From("xxl_job_log_report").Where(sq.Expr("trigger_day BETWEEN ? AND ?", s.dbTime(from), s.dbTime(to))).
-		OrderBy("trigger_day ASC"))
+		OrderBy("trigger_day ASC"), func(sc scanner) (LogReport, error) {
+		var r LogReport
+		err := sc.Scan(&r.ID, s.scanTime(&r.TriggerDay), &r.RunningCount, &r.SucCount, &r.FailCount)
+		return r, err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("query reports: %w", err)
 	}
-	defer rows.Close()
-	var out []LogReport
-	for rows.Next() {
-		var r LogReport
-		if err := rows.Scan(&r.ID, s.scanTime(&r.TriggerDay), &r.RunningCount, &r.SucCount, &r.FailCount); err != nil {
-			return nil, fmt.Errorf("query reports: %w", err)
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // ReportTotal is queryLogReportTotal over the whole table.

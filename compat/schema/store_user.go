@@ -9,35 +9,36 @@ import (
 
 var userColumns = []string{"id", "username", "password", "role", "permission"}
 
-func userFilters(b sq.SelectBuilder, username string, role int) sq.SelectBuilder {
-	if username != "" {
-		b = b.Where(likeContains("username", username))
+func (s *Store) scanUser(sc scanner) (User, error) {
+	var u User
+	err := sc.Scan(&u.ID, &u.Username, &u.Password, &u.Role, &u.Permission)
+	return u, err
+}
+
+// UserFilter holds the optional pageList conditions of xxl_job_user; the zero
+// value matches every user.
+type UserFilter struct {
+	Username string
+	Role     *int // non-nil to filter (the console's -1 "all" is nil)
+}
+
+func (f UserFilter) apply(b sq.SelectBuilder) sq.SelectBuilder {
+	if f.Username != "" {
+		b = b.Where(likeContains("username", f.Username))
 	}
-	if role > -1 {
-		b = b.Where(sq.Eq{"role": role})
+	if f.Role != nil {
+		b = b.Where(sq.Eq{"role": *f.Role})
 	}
 	return b
 }
 
 // UserPageList is pageList and pageListCount (by username).
-func (s *Store) UserPageList(ctx context.Context, offset, size int, username string, role int) ([]User, int, error) {
-	rows, err := s.query(ctx, page(userFilters(s.sb.Select(userColumns...).From("xxl_job_user"), username, role).OrderBy("username ASC"), offset, size))
+func (s *Store) UserPageList(ctx context.Context, offset, size int, f UserFilter) ([]User, int, error) {
+	out, err := selectAll(ctx, s, page(f.apply(s.sb.Select(userColumns...).From("xxl_job_user")).OrderBy("username ASC"), offset, size), s.scanUser)
 	if err != nil {
 		return nil, 0, fmt.Errorf("page users: %w", err)
 	}
-	defer rows.Close()
-	var out []User
-	for rows.Next() {
-		var u User
-		if err := rows.Scan(&u.ID, &u.Username, &u.Password, &u.Role, &u.Permission); err != nil {
-			return nil, 0, fmt.Errorf("page users: %w", err)
-		}
-		out = append(out, u)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("page users: %w", err)
-	}
-	total, err := s.count(ctx, userFilters(s.sb.Select("count(1)").From("xxl_job_user"), username, role))
+	total, err := s.count(ctx, f.apply(s.sb.Select("count(1)").From("xxl_job_user")))
 	if err != nil {
 		return nil, 0, fmt.Errorf("count users: %w", err)
 	}
@@ -46,9 +47,7 @@ func (s *Store) UserPageList(ctx context.Context, offset, size int, username str
 
 // UserLoadByName is loadByUserName (case-insensitive, as MySQL's collation).
 func (s *Store) UserLoadByName(ctx context.Context, username string) (User, error) {
-	var u User
-	err := s.queryRow(ctx, s.sb.Select(userColumns...).From("xxl_job_user").Where(sq.Eq{"username": username})).
-		Scan(&u.ID, &u.Username, &u.Password, &u.Role, &u.Permission)
+	u, err := s.scanUser(s.queryRow(ctx, s.sb.Select(userColumns...).From("xxl_job_user").Where(sq.Eq{"username": username})))
 	if err != nil {
 		return User{}, notFound(err, fmt.Sprintf("load user %q", username))
 	}

@@ -67,7 +67,11 @@ func TestUserPageList(t *testing.T) {
 			mustNoErr(t, err)
 		}
 		names := func(offset, size int, filter string, role int) ([]string, int, error) {
-			us, n, err := s.UserPageList(ctx, offset, size, filter, role)
+			f := UserFilter{Username: filter}
+			if role > -1 {
+				f.Role = Ptr(role)
+			}
+			us, n, err := s.UserPageList(ctx, offset, size, f)
 			var out []string
 			for _, u := range us {
 				out = append(out, u.Username)

@@ -11,7 +11,7 @@ import (
 
 func groupCount(t *testing.T, s *Store, app string) int {
 	t.Helper()
-	_, n, err := s.GroupPageList(context.Background(), 0, 1, app, "")
+	_, n, err := s.GroupPageList(context.Background(), 0, 1, GroupFilter{AppName: app, Title: ""})
 	mustNoErr(t, err)
 	return n
 }
@@ -108,7 +108,7 @@ func TestWithScheduleLock(t *testing.T) {
 		}
 		go func() {
 			done2 <- s.WithScheduleLock(ctx, func(tx *Store) error {
-				_, n, err := tx.GroupPageList(ctx, 0, 1, "holder-one", "")
+				_, n, err := tx.GroupPageList(ctx, 0, 1, GroupFilter{AppName: "holder-one", Title: ""})
 				seen2 <- n
 				return err
 			})
