@@ -148,6 +148,24 @@ func (s *Store) WithScheduleLock(ctx context.Context, fn func(tx *Store) error) 
 	})
 }
 
+// ScheduleLockWaiters counts the other sessions of this database blocked on
+// the schedule lock: InnoDB reports a lock wait, or the lock SELECT is still
+// executing (MariaDB does not always list the waiter as LOCK WAIT). ok is
+// false where the backend cannot tell (SQLite).
+func (s *Store) ScheduleLockWaiters(ctx context.Context) (n int, ok bool, err error) {
+	if s.d.backend() != MySQL {
+		return 0, false, nil
+	}
+	err = s.q.QueryRowContext(ctx, `SELECT count(1) FROM information_schema.processlist p
+		LEFT JOIN information_schema.innodb_trx t ON p.id = t.trx_mysql_thread_id
+		WHERE p.db = DATABASE() AND p.id <> CONNECTION_ID() AND (t.trx_state = 'LOCK WAIT'
+		  OR (p.command = 'Query' AND p.info LIKE '%xxl_job_lock%FOR UPDATE%'))`).Scan(&n)
+	if err != nil {
+		return 0, true, fmt.Errorf("count schedule lock waiters: %w", err)
+	}
+	return n, true, nil
+}
+
 func (s *Store) exec(ctx context.Context, b sq.Sqlizer) (int64, error) {
 	query, args, err := b.ToSql()
 	if err != nil {

@@ -34,7 +34,7 @@ func (s *Store) GlueFindByJob(ctx context.Context, jobID int) ([]LogGlue, error)
 
 // GlueRemoveOld is removeOld: keep the newest keep versions of a job.
 func (s *Store) GlueRemoveOld(ctx context.Context, jobID, keep int) (int64, error) {
-	newest := page(s.sb.Select("id").From("xxl_job_logglue").Where(sq.Eq{"job_id": jobID}).OrderBy("update_time DESC"), 0, keep)
+	newest := page(s.sb.Select("id").From("xxl_job_logglue").Where(sq.Eq{"job_id": jobID}).OrderBy("update_time DESC", "id DESC"), 0, keep)
 	newestSQL, newestArgs, err := newest.ToSql()
 	if err != nil {
 		return 0, err

@@ -112,6 +112,35 @@ func (s *Store) JobLoad(ctx context.Context, id int) (JobInfo, error) {
 	return j, nil
 }
 
+// JobLoadForUpdate is loadById as a locking read (SELECT … FOR UPDATE where
+// the backend has row locks): inside the schedule-lock transaction it reads
+// the latest committed row and, on a multi-primary cluster, makes a
+// concurrent write of the same job on another node abort one of the two.
+func (s *Store) JobLoadForUpdate(ctx context.Context, id int) (JobInfo, error) {
+	query, args, err := s.jobSelect().Where(sq.Eq{"id": id}).Suffix(s.d.lockSuffix()).ToSql()
+	if err != nil {
+		return JobInfo{}, err
+	}
+	j, err := s.scanJob(s.q.QueryRowContext(ctx, query, args...))
+	if err != nil {
+		return JobInfo{}, notFound(err, fmt.Sprintf("load job %d for update", id))
+	}
+	return j, nil
+}
+
+// JobUpdateGlue writes the GLUE source columns only (the GLUE IDE's save).
+// Java rewrites the whole row from a copy read earlier, which can undo a
+// schedule round's trigger times; these columns are all the save changes.
+func (s *Store) JobUpdateGlue(ctx context.Context, j JobInfo) (int64, error) {
+	n, err := s.exec(ctx, s.sb.Update("xxl_job_info").Set("glue_source", j.GlueSource).Set("glue_remark", j.GlueRemark).
+		Set("glue_updatetime", s.dbTimePtr(j.GlueUpdatetime)).Set("update_time", s.dbTimePtr(j.UpdateTime)).
+		Where(sq.Eq{"id": j.ID}))
+	if err != nil {
+		return 0, fmt.Errorf("update glue of job %d: %w", j.ID, err)
+	}
+	return n, nil
+}
+
 // JobUpdate is update: every column except id and add_time.
 func (s *Store) JobUpdate(ctx context.Context, j JobInfo) (int64, error) {
 	vals := s.jobValues(j)

@@ -149,11 +149,7 @@ func waitForLockWaiter(t *testing.T, s *Store, entered <-chan int, done <-chan e
 		// Blocked = InnoDB reports a lock wait, or the lock SELECT is still
 		// executing (the first holder's finished long ago; MariaDB does not
 		// always list the waiter in innodb_trx as LOCK WAIT).
-		var waiting int
-		err := s.db.QueryRow(`SELECT count(1) FROM information_schema.processlist p
-			LEFT JOIN information_schema.innodb_trx t ON p.id = t.trx_mysql_thread_id
-			WHERE p.db = DATABASE() AND p.id <> CONNECTION_ID() AND (t.trx_state = 'LOCK WAIT'
-			  OR (p.command = 'Query' AND p.info LIKE '%xxl_job_lock%FOR UPDATE%'))`).Scan(&waiting)
+		waiting, _, err := s.ScheduleLockWaiters(context.Background())
 		mustNoErr(t, err)
 		if waiting > 0 {
 			return

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/go-sql-driver/mysql"
 
@@ -103,4 +104,35 @@ func Open(t testing.TB, url, user, pass string) *schema.Store {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// WaitScheduleLockWaiter returns once another session is blocked on the
+// schedule lock (MariaDB/MySQL report it); it fails the test if done
+// delivers first, i.e. the caller that should wait got through. SQLite has
+// no such report: there the waiter only gets a short grace to wrongly get in.
+func WaitScheduleLockWaiter(t testing.TB, s *schema.Store, done <-chan error) {
+	t.Helper()
+	deadline := time.Now().Add(45 * time.Second)
+	grace := time.Duration(0)
+	if s.Backend() == schema.SQLite {
+		grace = 300 * time.Millisecond
+	}
+	for {
+		select {
+		case err := <-done:
+			t.Fatalf("the waiter got past the schedule lock while it was held (err %v)", err)
+		case <-time.After(grace):
+		}
+		n, ok, err := s.ScheduleLockWaiters(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok || n > 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no session ever blocked on the schedule lock")
+		}
+		grace = 10 * time.Millisecond // polling information_schema: no event to wait on
+	}
 }

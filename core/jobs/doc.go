@@ -1,0 +1,12 @@
+// Package jobs is the one service that changes a job: add, update, start,
+// stop, remove and the GLUE source save, with the Java admin's validation
+// order and messages (console.md §5, §6), used by the console and the job
+// API alike.
+//
+// Every write that touches a job's schedule (trigger_status and the
+// next/last trigger times) runs inside the schedule-lock transaction and
+// reads the job with a locking read, so a schedule round — of this admin or
+// of any other admin, Java or Go, sharing the database — can never undo it
+// with a stale copy, and on a multi-primary cluster two nodes writing the
+// same job conflict instead of both winning.
+package jobs
