@@ -1,0 +1,22 @@
+// Package static holds the web console's static files, embedded in the binary.
+//
+// vendor/ holds the third-party front-end libraries (jQuery, Bootstrap 3,
+// AdminLTE 2, DataTables, ECharts, CodeMirror, ...), copied from pinned npm
+// packages by `make assets` and committed, so building needs no Node.
+// vendor/MANIFEST.json lists each file with its package, version, license and
+// sha256; vendor/README.md says what a page includes and in which order.
+package static
+
+import (
+	"embed"
+	"io/fs"
+)
+
+//go:embed all:vendor
+var files embed.FS
+
+// Files returns the embedded tree; paths start with the top directory
+// ("vendor/jquery/jquery.min.js"). The tree is read-only.
+func Files() fs.FS {
+	return files
+}
