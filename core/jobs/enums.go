@@ -10,10 +10,10 @@ import (
 // Names stored in xxl_job_info, matched exactly like the Java enums'
 // match() (routing.md §2–§4).
 var (
-	scheduleTypes  = []string{cron.TypeNone, cron.TypeCron, cron.TypeFixRate}
-	glueTypes      = []string{GlueBean, "GLUE_GROOVY", GlueShell, "GLUE_PYTHON", "GLUE_PHP", "GLUE_NODEJS", "GLUE_POWERSHELL"}
-	blockTypes     = []string{"SERIAL_EXECUTION", "DISCARD_LATER", "COVER_EARLY"}
-	misfireTypes   = []string{"DO_NOTHING", "FIRE_ONCE_NOW"}
+	scheduleTypes = []string{cron.TypeNone, cron.TypeCron, cron.TypeFixRate}
+	glueTypes     = []string{GlueBean, "GLUE_GROOVY", GlueShell, "GLUE_PYTHON", "GLUE_PHP", "GLUE_NODEJS", "GLUE_POWERSHELL"}
+	blockTypes    = []string{"SERIAL_EXECUTION", "DISCARD_LATER", "COVER_EARLY"}
+	misfireTypes  = []string{"DO_NOTHING", "FIRE_ONCE_NOW"}
 )
 
 // GLUE types the service treats specially.
