@@ -47,13 +47,17 @@ func Run(ctx context.Context, cfg *config.Config, log zerolog.Logger, opt Option
 	if opt.Started.IsZero() {
 		opt.Started = opt.Clock.Now()
 	}
-	store, err := openStore(ctx, cfg, log)
+	store, target, err := openStore(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
+	secret, err := consoleSecret(cfg, target, log)
+	if err != nil {
+		return err
+	}
 
-	parts, err := build(cfg, store, opt, log)
+	parts, err := build(cfg, store, secret, opt, log)
 	if err != nil {
 		return err
 	}
@@ -76,7 +80,7 @@ func Run(ctx context.Context, cfg *config.Config, log zerolog.Logger, opt Option
 	defer parts.client.CloseIdleConnections()
 
 	srv := &http.Server{
-		Handler:           routes(cfg.ContextPath, apiHandler, store, log),
+		Handler:           routes(cfg.ContextPath, apiHandler, parts.console.Handler(), store, log),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       120 * time.Second,
 	}
@@ -107,10 +111,10 @@ func Run(ctx context.Context, cfg *config.Config, log zerolog.Logger, opt Option
 	return nil
 }
 
-func openStore(ctx context.Context, cfg *config.Config, log zerolog.Logger) (*schema.Store, error) {
+func openStore(ctx context.Context, cfg *config.Config, log zerolog.Logger) (*schema.Store, schema.Target, error) {
 	target, err := schema.ParseJDBC(cfg.Datasource.URL, cfg.Datasource.Username, cfg.Datasource.Password)
 	if err != nil {
-		return nil, err
+		return nil, target, err
 	}
 	openCtx, cancel := context.WithTimeout(ctx, max(cfg.Datasource.ConnTimeout, time.Second))
 	defer cancel()
@@ -121,12 +125,12 @@ func openStore(ctx context.Context, cfg *config.Config, log zerolog.Logger) (*sc
 		MaxLifetime: cfg.Datasource.MaxLifetime,
 	})
 	if err != nil {
-		return nil, err
+		return nil, target, err
 	}
 	res, err := store.Prepare(ctx)
 	if err != nil {
 		store.Close()
-		return nil, err
+		return nil, target, err
 	}
 	l := log.Info().Str("backend", string(target.Backend)).Str("datasource", target.Display).Str("zone", target.Loc.String())
 	if target.Path != "" {
@@ -142,5 +146,5 @@ func openStore(ctx context.Context, cfg *config.Config, log zerolog.Logger) (*sc
 	for _, w := range res.Warnings {
 		log.Warn().Msg("schema: " + w)
 	}
-	return store, nil
+	return store, target, nil
 }

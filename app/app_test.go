@@ -47,7 +47,7 @@ func TestRunEmbedded(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(resp.Header.Get("Content-Type"), "text/html") {
 		t.Fatalf("toLogin: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
 	}
-	if !strings.Contains(body, "xxl-admin-go") {
+	if !strings.Contains(body, "<title>任务调度中心</title>") { // admin_name, zh_CN (the default i18n)
 		t.Fatalf("toLogin body %q", body)
 	}
 	resp, body = get(t, base+"/xxl-job-admin/actuator/health")
@@ -57,7 +57,7 @@ func TestRunEmbedded(t *testing.T) {
 	for _, p := range []string{"/xxl-job-admin", "/xxl-job-admin/", "/xxl-job-admin/jobinfo", "/"} {
 		resp, _ = get(t, base+p)
 		want := "/xxl-job-admin/toLogin"
-		if p == "/" {
+		if p == "/" || p == "/xxl-job-admin" { // to the context root, as Tomcat does
 			want = "/xxl-job-admin/"
 		}
 		if resp.StatusCode != http.StatusFound || resp.Header.Get("Location") != want {

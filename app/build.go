@@ -8,14 +8,17 @@ import (
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/api"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/config"
+	"github.com/xxl-admin-go/xxl-admin-go/compat/console"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/i18n"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/core/alarm"
+	"github.com/xxl-admin-go/xxl-admin-go/core/jobs"
 	"github.com/xxl-admin-go/xxl-admin-go/core/lifecycle"
 	"github.com/xxl-admin-go/xxl-admin-go/core/report"
 	"github.com/xxl-admin-go/xxl-admin-go/core/schedule"
 	"github.com/xxl-admin-go/xxl-admin-go/core/thread"
 	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
+	"github.com/xxl-admin-go/xxl-admin-go/static"
 )
 
 // parts are the built components and the services the HTTP layer uses.
@@ -23,13 +26,14 @@ type parts struct {
 	client     *api.Client
 	registrar  *thread.Registrar
 	completer  *thread.Completer
+	console    *console.Console
 	components []lifecycle.Component // in start order (Java's, scheduler.md §1)
 }
 
 // build creates every component from the configuration. Nothing starts here.
 // Every trigger source gets the pools as its trigger door, and every
 // component the one clock; each component names itself in its log lines.
-func build(cfg *config.Config, store *schema.Store, opt Options, log zerolog.Logger) (parts, error) {
+func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, log zerolog.Logger) (parts, error) {
 	texts := i18n.Load(cfg.I18n)
 	now := opt.Clock.Now
 	client := api.NewClient(api.ClientConfig{AccessToken: cfg.AccessToken})
@@ -53,8 +57,28 @@ func build(cfg *config.Config, store *schema.Store, opt Options, log zerolog.Log
 		return parts{}, fmt.Errorf("schedule: %w", err)
 	}
 
+	web, err := console.New(console.Config{
+		Store:        store,
+		Jobs:         jobs.New(jobs.Config{Store: store, Texts: texts, Loc: time.Local, Now: now, Log: log}),
+		Trigger:      pools,
+		Executor:     client,
+		Results:      completer,
+		Texts:        texts,
+		Files:        static.Files(),
+		ContextPath:  cfg.ContextPath,
+		Secret:       secret,
+		LegacyCookie: cfg.Console.LegacyCookie,
+		Loc:          time.Local,
+		Now:          now,
+		Log:          log,
+	})
+	if err != nil {
+		return parts{}, err
+	}
+
 	return parts{
 		client:    client,
+		console:   web,
 		registrar: thread.NewRegistrar(thread.RegistrarConfig{Store: store, Now: now, Log: log}),
 		completer: completer,
 		components: []lifecycle.Component{

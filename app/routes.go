@@ -13,22 +13,16 @@ type pinger interface {
 	Ping(ctx context.Context) error
 }
 
-// routes lists every HTTP route of the admin under the context path.
-func routes(contextPath string, api http.Handler, db pinger, log zerolog.Logger) http.Handler {
+// routes lists the admin's HTTP surfaces under the context path: the
+// executor API, the health probe and the web console (which owns every
+// other path, as the Java admin's controllers do).
+func routes(contextPath string, api, console http.Handler, db pinger, log zerolog.Logger) http.Handler {
 	mux := http.NewServeMux()
-	toLogin := contextPath + "/toLogin"
-	redirectToLogin := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		http.Redirect(w, r, toLogin, http.StatusFound)
-	})
-
 	mux.Handle(contextPath+"/api/", http.StripPrefix(contextPath, api))
 	mux.Handle("GET "+contextPath+"/actuator/health", health(db, log))
-	mux.Handle("GET "+toLogin, loginPlaceholder())
-	// Everything else is a console page behind the login: anonymous
-	// visitors are sent to the login page, as the Java interceptor does.
-	mux.Handle(contextPath+"/", redirectToLogin)
+	mux.Handle(contextPath+"/", console)
 	if contextPath != "" {
-		mux.Handle(contextPath, redirectToLogin)
+		mux.Handle(contextPath, console)
 		mux.Handle("GET /{$}", http.RedirectHandler(contextPath+"/", http.StatusFound))
 	}
 	return mux
@@ -49,18 +43,5 @@ func health(db pinger, log zerolog.Logger) http.Handler {
 			return
 		}
 		_, _ = w.Write([]byte(`{"status":"UP"}`))
-	})
-}
-
-// loginPlaceholder stands in for the console's login page until the
-// console is built; it lets operators and probes see the admin is up.
-func loginPlaceholder() http.Handler {
-	const page = `<!DOCTYPE html>
-<html><head><meta charset="utf-8"><title>xxl-admin-go</title></head>
-<body><h1>xxl-admin-go</h1><p>The scheduling center is running. The web console is not available in this build yet.</p></body></html>
-`
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html;charset=UTF-8")
-		_, _ = w.Write([]byte(page))
 	})
 }

@@ -12,7 +12,7 @@ import (
 	"io/fs"
 )
 
-//go:embed all:vendor
+//go:embed all:vendor templates
 var files embed.FS
 
 // Files returns the embedded tree; paths start with the top directory

@@ -33,6 +33,8 @@ type Config struct {
 
 	Alarm Alarm // xxl.job.alarm.* (new keys; not in the Java admin)
 
+	Console Console // xxl.job.console.* (new keys)
+
 	// Sources lists where each key's value came from, for the startup log.
 	Sources map[string]string
 }
@@ -75,6 +77,18 @@ type Alarm struct {
 	Timeout       time.Duration // xxl.job.alarm.timeout (ms, default 5000): per send
 }
 
+// Console holds the web console's own keys. These keys are new: the Java
+// admin ignores them.
+type Console struct {
+	// LegacyCookie (xxl.job.console.legacy-cookie) issues and accepts the
+	// Java admin's unsigned login cookie, for a rolling migration where a
+	// load balancer sends one user to Java and Go admins in turn.
+	LegacyCookie bool
+	// Secret (xxl.job.console.secret) signs login cookies; every admin
+	// sharing a database needs the same one. Empty: derived (see app).
+	Secret string
+}
+
 // DefaultSQLiteURL is used when no spring.datasource.url is given. The Java
 // admin defaults to a local MySQL; an embedded store makes `make run` work on
 // a fresh machine, and any configured URL behaves exactly as in Java.
@@ -114,7 +128,15 @@ var defaults = map[string]string{
 	"xxl.job.alarm.webhook.format":                         "auto",
 	"xxl.job.alarm.webhook.secret":                         "",
 	"xxl.job.alarm.timeout":                                "5000",
+	"xxl.job.console.legacy-cookie":                        "false",
+	"xxl.job.console.secret":                               "",
 }
+
+// secretKeys may be given as a file instead of a value: KEY.file names a
+// file whose content (without a trailing newline) is the value, so secrets
+// stay out of command lines, environment dumps and properties files.
+var secretKeys = []string{"spring.datasource.password", "spring.mail.password", "xxl.job.accessToken",
+	"xxl.job.console.secret", "xxl.job.alarm.webhook.secret"}
 
 // Env abstracts the process environment and file system so Load is testable.
 type Env struct {
@@ -181,7 +203,7 @@ func Load(e Env) (*Config, error) {
 		layers = append(layers, *fileLayer)
 	}
 	layers = append(layers, newLayer("defaults", defaults))
-	return build(resolver{layers: layers, sources: map[string]string{}})
+	return build(resolver{layers: layers, sources: map[string]string{}, readFile: e.ReadFile})
 }
 
 // loadFile finds the external properties file: --config, then
@@ -228,8 +250,9 @@ func readProps(e Env, name string) (map[string]string, error) {
 }
 
 type resolver struct {
-	layers  []layer
-	sources map[string]string
+	layers   []layer
+	sources  map[string]string
+	readFile func(name string) ([]byte, error)
 }
 
 func (r resolver) raw(key string) (string, bool) {
@@ -247,6 +270,25 @@ func (r resolver) raw(key string) (string, bool) {
 func (r resolver) str(key string) string {
 	v, _ := r.raw(key)
 	return v
+}
+
+// secret is a secret key's value: from the file KEY.file names when that
+// key is set, else the key itself.
+func (r resolver) secret(key string, errs *[]error) string {
+	name, ok := r.raw(key + ".file")
+	if !ok || strings.TrimSpace(name) == "" {
+		return r.str(key)
+	}
+	if r.readFile == nil {
+		*errs = append(*errs, fmt.Errorf("%s.file: files cannot be read here", key))
+		return ""
+	}
+	b, err := r.readFile(strings.TrimSpace(name))
+	if err != nil {
+		*errs = append(*errs, fmt.Errorf("%s.file: %w", key, err))
+		return ""
+	}
+	return strings.TrimRight(string(b), "\r\n")
 }
 
 func (r resolver) integer(key string, errs *[]error) int {
@@ -273,7 +315,7 @@ func build(r resolver) (*Config, error) {
 		ServerAddress: strings.TrimSpace(r.str("server.address")),
 		ServerPort:    r.integer("server.port", &errs),
 		ContextPath:   normalizeContextPath(r.str("server.servlet.context-path")),
-		AccessToken:   r.str("xxl.job.accessToken"),
+		AccessToken:   r.secret("xxl.job.accessToken", &errs),
 		I18n:          normalizeI18n(r.str("xxl.job.i18n")),
 		LogLevel:      strings.ToLower(strings.TrimSpace(r.str("logging.level.root"))),
 		Sources:       r.sources,
@@ -290,7 +332,7 @@ func build(r resolver) (*Config, error) {
 	c.Datasource = Datasource{
 		URL:             strings.TrimSpace(r.str("spring.datasource.url")),
 		Username:        r.str("spring.datasource.username"),
-		Password:        r.str("spring.datasource.password"),
+		Password:        r.secret("spring.datasource.password", &errs),
 		MinIdle:         r.integer("spring.datasource.hikari.minimum-idle", &errs),
 		MaxPoolSize:     r.integer("spring.datasource.hikari.maximum-pool-size", &errs),
 		IdleTimeout:     r.millis("spring.datasource.hikari.idle-timeout", &errs),
@@ -308,9 +350,11 @@ func build(r resolver) (*Config, error) {
 	c.Alarm = Alarm{
 		EmailEnabled:  r.boolean("xxl.job.alarm.email.enabled"),
 		WebhookFormat: strings.ToLower(strings.TrimSpace(r.str("xxl.job.alarm.webhook.format"))),
-		WebhookSecret: r.str("xxl.job.alarm.webhook.secret"),
+		WebhookSecret: r.secret("xxl.job.alarm.webhook.secret", &errs),
 		Timeout:       r.millis("xxl.job.alarm.timeout", &errs),
 	}
+	c.Console = Console{LegacyCookie: r.boolean("xxl.job.console.legacy-cookie"),
+		Secret: r.secret("xxl.job.console.secret", &errs)}
 	for _, u := range strings.Split(r.str("xxl.job.alarm.webhook.url"), ",") {
 		if u = strings.TrimSpace(u); u != "" {
 			c.Alarm.WebhookURLs = append(c.Alarm.WebhookURLs, u)
@@ -338,7 +382,7 @@ func buildMail(r resolver, errs *[]error) Mail {
 		Host:             strings.TrimSpace(r.str("spring.mail.host")),
 		Port:             r.integer("spring.mail.port", errs),
 		Username:         r.str("spring.mail.username"),
-		Password:         r.str("spring.mail.password"),
+		Password:         r.secret("spring.mail.password", errs),
 		From:             r.str("spring.mail.from"),
 		Auth:             r.boolean(p + "auth"),
 		StartTLSEnable:   r.boolean(p + "starttls.enable"),

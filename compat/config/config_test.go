@@ -186,3 +186,33 @@ func TestAlarmKeys(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 }
+
+// TestSecretsFromFiles checks that every secret key can be read from the
+// file KEY.file names (trailing newline dropped), that the file wins over
+// the value, and that an unreadable file stops start-up naming the key.
+func TestSecretsFromFiles(t *testing.T) {
+	get := map[string]func(c *Config) string{
+		"spring.datasource.password":   func(c *Config) string { return c.Datasource.Password },
+		"spring.mail.password":         func(c *Config) string { return c.Mail.Password },
+		"xxl.job.accessToken":          func(c *Config) string { return c.AccessToken },
+		"xxl.job.console.secret":       func(c *Config) string { return c.Console.Secret },
+		"xxl.job.alarm.webhook.secret": func(c *Config) string { return c.Alarm.WebhookSecret },
+	}
+	if len(get) != len(secretKeys) {
+		t.Fatalf("test covers %d keys, secretKeys has %d", len(get), len(secretKeys))
+	}
+	for _, key := range secretKeys {
+		c, err := Load(fakeEnv([]string{"--" + key + "=inline", "--" + key + ".file=/run/secrets/s"}, nil,
+			map[string]string{"/run/secrets/s": "from-file\n"}))
+		if err != nil {
+			t.Fatalf("%s: %v", key, err)
+		}
+		if got := get[key](c); got != "from-file" {
+			t.Errorf("%s = %q, want the file's content", key, got)
+		}
+		_, err = Load(fakeEnv([]string{"--" + key + ".file=/missing"}, nil, nil))
+		if err == nil || !strings.Contains(err.Error(), key+".file") {
+			t.Errorf("%s: missing file gave %v", key, err)
+		}
+	}
+}

@@ -47,6 +47,9 @@ func (s *Service) Add(ctx context.Context, j schema.JobInfo, may MayUseGroup) (i
 			return err
 		}
 		j.ChildJobID = children
+		if err := s.checkLengths(j); err != nil {
+			return err
+		}
 		now := s.now()
 		j.AddTime, j.UpdateTime, j.GlueUpdatetime = &now, &now, &now
 		id, err = tx.JobSave(ctx, j)

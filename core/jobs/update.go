@@ -56,6 +56,9 @@ func (s *Service) Update(ctx context.Context, j schema.JobInfo, may MayUseGroup)
 		old.ExecutorRouteStrategy, old.ExecutorHandler, old.ExecutorParam = j.ExecutorRouteStrategy, j.ExecutorHandler, j.ExecutorParam
 		old.ExecutorBlockStrategy, old.ExecutorTimeout, old.ExecutorFailRetryCount = j.ExecutorBlockStrategy, j.ExecutorTimeout, j.ExecutorFailRetryCount
 		old.ChildJobID, old.TriggerNextTime, old.UpdateTime = children, next, &now
+		if err := s.checkLengths(old); err != nil {
+			return err
+		}
 		if _, err := tx.JobUpdate(ctx, old); err != nil {
 			return fmt.Errorf("update job %d: %w", j.ID, err)
 		}

@@ -3,6 +3,7 @@ package jobs
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/i18n"
@@ -113,4 +114,36 @@ func javaSplit(s, sep string) []string {
 		parts = parts[:len(parts)-1]
 	}
 	return parts
+}
+
+// columnLimits are the widths of xxl_job_info's text columns, with the i18n
+// title of each field. Java lets the database refuse a longer value (a
+// driver error on MySQL, silently stored on SQLite); we refuse it up
+// front, the same way on every backend.
+var columnLimits = []struct {
+	key   string
+	max   int
+	value func(j schema.JobInfo) *string
+}{
+	{"jobinfo_field_jobdesc", 255, func(j schema.JobInfo) *string { return &j.JobDesc }},
+	{"jobinfo_field_author", 64, func(j schema.JobInfo) *string { return j.Author }},
+	{"jobinfo_field_alarmemail", 255, func(j schema.JobInfo) *string { return j.AlarmEmail }},
+	{"schedule_type", 128, func(j schema.JobInfo) *string { return j.ScheduleConf }},
+	{"jobinfo_field_executorparam", 512, func(j schema.JobInfo) *string { return j.ExecutorParam }},
+	{"jobinfo_field_childJobId", 255, func(j schema.JobInfo) *string { return j.ChildJobID }},
+	{"jobinfo_glue_remark", 128, func(j schema.JobInfo) *string { return j.GlueRemark }},
+}
+
+// checkLengths refuses a value wider than its column: "<field>Length
+// limit[0-<width>]" (the console's user checks use the same shape).
+func (s *Service) checkLengths(j schema.JobInfo) error {
+	if j.ExecutorHandler != nil && javaLen(*j.ExecutorHandler) > 255 {
+		return &Refusal{Msg: "JobHandler" + s.texts.Text("system_lengh_limit") + "[0-255]"}
+	}
+	for _, c := range columnLimits {
+		if v := c.value(j); v != nil && javaLen(*v) > c.max {
+			return &Refusal{Msg: s.texts.Text(c.key) + s.texts.Text("system_lengh_limit") + "[0-" + strconv.Itoa(c.max) + "]"}
+		}
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package thread
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -150,6 +151,21 @@ func (c *Completer) Finish(ctx context.Context, l schema.JobLog) (bool, error) {
 	}
 	c.fire(fires)
 	return won, nil
+}
+
+// Overwrite records a result that replaces whatever the log holds — the
+// console's kill (console.md §6 logKill: handle code 500 and the kill
+// message, even over a finished row, as Java's kill does). The message is
+// capped like every handle_msg; a 500 fires no child jobs.
+func (c *Completer) Overwrite(ctx context.Context, l schema.JobLog) error {
+	if l.HandleMsg != nil {
+		capped := truncateUTF16(*l.HandleMsg, MaxHandleMsg)
+		l.HandleMsg = &capped
+	}
+	if l.HandleCode == 200 {
+		return fmt.Errorf("overwrite log %d: only failure results may replace a result", l.ID)
+	}
+	return c.store.LogUpdateHandleInfo(ctx, l)
 }
 
 // childFire is a child job to queue once its parent's result is stored.

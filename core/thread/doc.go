@@ -15,6 +15,9 @@ import (
 const (
 	BeatTimeout = 30 * time.Second
 	DeadTimeout = 90 * time.Second
+	// RegistryGroupExecutor is the registry_group of executors; other
+	// groups (ADMIN) are stored but never routed to.
+	RegistryGroupExecutor = "EXECUTOR"
 )
 
 // Texts is the i18n lookup the stored messages are built from.

@@ -79,7 +79,7 @@ func (r *Registrar) RegistryRemove(ctx context.Context, p api.RegistryParam) err
 // appname from that app's live registrations only. Failure is only logged:
 // the registration itself is stored and the monitor's next pass repairs it.
 func (r *Registrar) refreshApp(ctx context.Context, registryGroup, appname string, now time.Time) {
-	if registryGroup != "EXECUTOR" {
+	if registryGroup != RegistryGroupExecutor {
 		return
 	}
 	if err := r.rebuildApp(ctx, appname, now); err != nil {
@@ -99,7 +99,7 @@ func (r *Registrar) rebuildApp(ctx context.Context, appname string, now time.Tim
 			continue
 		}
 		if !loaded {
-			if live, err = r.store.RegistryFindLiveValues(ctx, "EXECUTOR", appname, DeadTimeout, now); err != nil {
+			if live, err = r.store.RegistryFindLiveValues(ctx, RegistryGroupExecutor, appname, DeadTimeout, now); err != nil {
 				return err
 			}
 			loaded = true
@@ -125,7 +125,7 @@ func rebuildAddressLists(ctx context.Context, store registryStore, groups []sche
 	byApp := map[string][]string{}
 	seen := map[[2]string]bool{}
 	for _, reg := range live {
-		if reg.RegistryGroup != "EXECUTOR" {
+		if reg.RegistryGroup != RegistryGroupExecutor {
 			continue
 		}
 		k := [2]string{reg.RegistryKey, reg.RegistryValue}

@@ -1,0 +1,100 @@
+package console
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/xxl-admin-go/xxl-admin-go/compat/api"
+	"github.com/xxl-admin-go/xxl-admin-go/compat/i18n"
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/core/jobs"
+	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
+)
+
+// Executor is what the log pages need of the executor client.
+type Executor interface {
+	Log(ctx context.Context, address string, p api.LogParam) api.ReturnT[api.LogResult]
+	Kill(ctx context.Context, address string, p api.KillParam) api.ReturnT[string]
+}
+
+// Results records a kill's result over a log (*thread.Completer).
+type Results interface {
+	Overwrite(ctx context.Context, l schema.JobLog) error
+}
+
+// Config wires the console.
+type Config struct {
+	Store    *schema.Store
+	Jobs     *jobs.Service
+	Trigger  trigger.Submitter // "run once" goes through the trigger door
+	Executor Executor
+	Results  Results
+	Texts    *i18n.Bundle
+	Files    fs.FS // static.Files(): templates/, js/, css/, vendor/
+	// ContextPath is server.servlet.context-path ("" or "/x").
+	ContextPath string
+	// Secret signs session cookies; every admin sharing a database must be
+	// given (or derive) the same one.
+	Secret []byte
+	// LegacyCookie issues and accepts the Java admin's unsigned cookie
+	// (xxl.job.console.legacy-cookie), for rolling migrations.
+	LegacyCookie bool
+	Loc          *time.Location // the admin's zone (report days, dates in pages)
+	Now          func() time.Time
+	Log          zerolog.Logger
+}
+
+// Console serves the web console.
+type Console struct {
+	cfg      Config
+	store    *schema.Store
+	jobs     *jobs.Service
+	texts    *i18n.Bundle
+	views    *views
+	sessions *sessions
+	static   *staticFiles
+	throttle *throttle
+	now      func() time.Time
+	log      zerolog.Logger
+}
+
+// New parses the templates and builds the console.
+func New(cfg Config) (*Console, error) {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Loc == nil {
+		cfg.Loc = time.Local
+	}
+	if len(cfg.Secret) < 16 {
+		return nil, fmt.Errorf("console: the session secret must have at least 16 bytes")
+	}
+	v, err := loadViews(cfg.Files)
+	if err != nil {
+		return nil, fmt.Errorf("console: %w", err)
+	}
+	st, err := newStaticFiles(cfg.Files, cfg.ContextPath)
+	if err != nil {
+		return nil, fmt.Errorf("console: %w", err)
+	}
+	return &Console{
+		cfg: cfg, store: cfg.Store, jobs: cfg.Jobs, texts: cfg.Texts, views: v, static: st,
+		sessions: &sessions{secret: cfg.Secret, legacy: cfg.LegacyCookie, store: cfg.Store, now: cfg.Now},
+		throttle: newThrottle(cfg.Now),
+		now:      cfg.Now,
+		log:      cfg.Log.With().Str("component", "console").Logger(),
+	}, nil
+}
+
+// text is an i18n text of the configured language.
+func (c *Console) text(key string) string { return c.texts.Text(key) }
+
+// Handler serves every console route under the context path.
+func (c *Console) Handler() http.Handler {
+	return c.routes()
+}

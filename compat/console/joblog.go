@@ -1,0 +1,288 @@
+package console
+
+import (
+	"html"
+	"strings"
+	"time"
+
+	"github.com/xxl-admin-go/xxl-admin-go/compat/api"
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+)
+
+// JobLogController (console.md §6).
+
+func (c *Console) joblogPage(x *exchange) error {
+	jobID, err := x.form.intOr("jobId", 0)
+	if err != nil {
+		return err
+	}
+	groups, err := c.permittedGroups(x.ctx, x.user)
+	if err != nil {
+		return err
+	}
+	if len(groups) == 0 {
+		return xxlJobException(c.text("jobgroup_empty"))
+	}
+	data := JobLogData{Groups: groupOptions(groups)}
+	if jobID > 0 {
+		j, err := c.store.JobLoad(x.ctx, jobID)
+		if isNotFound(err) {
+			return runtimeException(c.text("jobinfo_field_id") + c.text("system_unvalid"))
+		}
+		if err != nil {
+			return err
+		}
+		if err := c.checkGroup(x.user, j.JobGroup); err != nil {
+			return err
+		}
+		data.Job = &JobRef{ID: j.ID, JobGroup: j.JobGroup, JobDesc: j.JobDesc}
+	}
+	c.render(x, c.page(x, "joblog", data))
+	return nil
+}
+
+// joblogJobsByGroup lists a group's jobs for the log page's job select.
+func (c *Console) joblogJobsByGroup(x *exchange) error {
+	group, err := x.form.intReq("jobGroup")
+	if err != nil {
+		return err
+	}
+	if group > 0 {
+		if err := c.checkGroupTrimmed(x.user, group); err != nil {
+			return err
+		}
+	}
+	list, err := c.store.JobsByGroup(x.ctx, group)
+	if err != nil {
+		return err
+	}
+	ok(x.w, toJobsJSON(list))
+	return nil
+}
+
+func (c *Console) joblogPageList(x *exchange) error {
+	var p struct{ start, length, jobGroup, jobID, logStatus int }
+	var err error
+	if p.start, err = x.form.intOr("start", 0); err != nil {
+		return err
+	}
+	if p.length, err = x.form.intOr("length", 10); err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		name string
+		dst  *int
+	}{{"jobGroup", &p.jobGroup}, {"jobId", &p.jobID}, {"logStatus", &p.logStatus}} {
+		if *f.dst, err = x.form.intReq(f.name); err != nil {
+			return err
+		}
+	}
+	if err := c.checkGroup(x.user, p.jobGroup); err != nil {
+		return err
+	}
+	f := schema.LogFilter{JobGroup: p.jobGroup, JobID: p.jobID, LogStatus: p.logStatus, JobGroups: permittedIDs(x.user)}
+	f.From, f.To = c.filterTime(x.form.text("filterTime"))
+	list, total, err := c.store.LogPageList(x.ctx, p.start, p.length, f)
+	if err != nil {
+		return err
+	}
+	dataTable(x.w, toLogsJSON(list), total)
+	return nil
+}
+
+// filterTime reads "<start> - <end>" (the date-range picker's text); a side
+// that does not parse is ignored, as is anything not in two parts.
+func (c *Console) filterTime(s string) (from, to *time.Time) {
+	parts := strings.Split(s, " - ")
+	if len(parts) != 2 {
+		return nil, nil
+	}
+	parse := func(v string) *time.Time {
+		t, err := time.ParseInLocation(time.DateTime, v, c.cfg.Loc)
+		if err != nil {
+			return nil
+		}
+		return &t
+	}
+	return parse(parts[0]), parse(parts[1])
+}
+
+// loadLogChecked loads a log the user may read: a normal user only reads
+// logs of its groups (Java checks nothing here).
+func (c *Console) loadLogChecked(x *exchange, id int64) (schema.JobLog, error) {
+	l, err := c.store.LogLoad(x.ctx, id)
+	if err != nil {
+		return l, err
+	}
+	return l, c.checkGroupTrimmed(x.user, l.JobGroup)
+}
+
+func (c *Console) joblogDetailPage(x *exchange) error {
+	id, err := x.form.intReq("id")
+	if err != nil {
+		return err
+	}
+	l, err := c.loadLogChecked(x, int64(id))
+	if isNotFound(err) {
+		return runtimeException(c.text("joblog_logid_unvalid"))
+	}
+	if err != nil {
+		return err
+	}
+	c.render(x, c.page(x, "joblog_detail", LogDetailData{LogID: l.ID, TriggerCode: l.TriggerCode, HandleCode: l.HandleCode}))
+	return nil
+}
+
+// joblogDetailCat relays the executor's rolling log (console.md §6): the
+// text HTML-escaped, and "end" forced once a finished log has no new lines.
+func (c *Console) joblogDetailCat(x *exchange) error {
+	logID, err := x.form.int64Req("logId")
+	if err != nil {
+		return err
+	}
+	from, err := x.form.intReq("fromLineNum")
+	if err != nil {
+		return err
+	}
+	l, err := c.loadLogChecked(x, logID)
+	if isNotFound(err) {
+		fail(x.w, c.text("joblog_logid_unvalid"))
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if l.ExecutorAddress == nil || strings.TrimSpace(*l.ExecutorAddress) == "" || l.TriggerTime == nil {
+		// Java fails with a NullPointerException text here.
+		fail(x.w, c.text("joblog_rolling_log_triggerfail"))
+		return nil
+	}
+	res := api.ConsoleLog(c.cfg.Executor.Log(x.ctx, *l.ExecutorAddress,
+		api.LogParam{LogDateTim: l.TriggerTime.UnixMilli(), LogID: l.ID, FromLineNum: from}))
+	if res.Content != nil {
+		if res.Content.FromLineNum > res.Content.ToLineNum && l.HandleCode > 0 {
+			res.Content.End = true
+		}
+		res.Content.LogContent = escapeLog(res.Content.LogContent)
+	}
+	writeBody(x.w, 200, typeJSON, jackson(res))
+	return nil
+}
+
+// escapeLog is Java's HtmlUtils-free escaping of the log text: & < > " '
+// and nothing else (recording joblog_logDetailCat: &#39;).
+func escapeLog(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ReplaceAll(html.EscapeString(s), "&#34;", "&quot;")
+}
+
+// joblogKill asks the log's executor to kill the job and records the kill.
+func (c *Console) joblogKill(x *exchange) error {
+	id, err := x.form.intReq("id")
+	if err != nil {
+		return err
+	}
+	l, err := c.loadLogChecked(x, int64(id))
+	if isNotFound(err) {
+		return &cleanFailure{msg: c.text("joblog_logid_unvalid")}
+	}
+	if err != nil {
+		return err
+	}
+	j, err := c.store.JobLoad(x.ctx, l.JobID)
+	if isNotFound(err) {
+		fail(x.w, c.text("jobinfo_glue_jobid_unvalid"))
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if l.TriggerCode != 200 {
+		fail(x.w, c.text("joblog_kill_log_limit"))
+		return nil
+	}
+	address := ""
+	if l.ExecutorAddress != nil {
+		address = *l.ExecutorAddress
+	}
+	res := c.cfg.Executor.Kill(x.ctx, address, api.KillParam{JobID: j.ID})
+	if !res.OK() {
+		writeBody(x.w, 200, typeJSON, jackson(returnT{Code: 500, Msg: res.Msg}))
+		return nil
+	}
+	msg := c.text("joblog_kill_log_byman") + ":"
+	if res.Msg != nil {
+		msg += *res.Msg
+	}
+	now := c.now()
+	l.HandleCode, l.HandleMsg, l.HandleTime = 500, &msg, &now
+	if err := c.cfg.Results.Overwrite(x.ctx, l); err != nil {
+		return err
+	}
+	c.log.Info().Int64("log_id", l.ID).Int("job_id", j.ID).Str("address", address).Str("username", x.user.Username).
+		Msg("job killed from the console")
+	ok(x.w, res.Msg)
+	return nil
+}
+
+// clearTypes maps the clear-log type to what it keeps: months back, or the
+// newest N rows (console.md §6).
+var clearTypes = map[int]struct{ months, keep int }{
+	1: {months: 1}, 2: {months: 3}, 3: {months: 6}, 4: {months: 12},
+	5: {keep: 1000}, 6: {keep: 10000}, 7: {keep: 30000}, 8: {keep: 100000}, 9: {},
+}
+
+func (c *Console) joblogClear(x *exchange) error {
+	var group, jobID, typ int
+	var err error
+	for _, f := range []struct {
+		name string
+		dst  *int
+	}{{"jobGroup", &group}, {"jobId", &jobID}, {"type", &typ}} {
+		if *f.dst, err = x.form.intReq(f.name); err != nil {
+			return err
+		}
+	}
+	if err := c.checkGroup(x.user, group); err != nil {
+		return err
+	}
+	rule, known := clearTypes[typ]
+	if !known {
+		fail(x.w, c.text("joblog_clean_type_unvalid"))
+		return nil
+	}
+	f := schema.ClearFilter{JobGroup: group, JobID: jobID, KeepNewestN: rule.keep}
+	if rule.months > 0 {
+		before := addMonths(c.now().In(c.cfg.Loc), -rule.months)
+		f.Before = &before
+	}
+	total := int64(0)
+	for {
+		ids, err := c.store.LogFindClearIDs(x.ctx, f, 1000)
+		if err != nil || len(ids) == 0 {
+			if err == nil {
+				c.log.Info().Int("job_group", group).Int("job_id", jobID).Int("type", typ).Int64("deleted", total).
+					Str("username", x.user.Username).Msg("logs cleared from the console")
+				ok(x.w, nil)
+			}
+			return err
+		}
+		n, err := c.store.LogClear(x.ctx, ids)
+		if err != nil {
+			return err
+		}
+		total += n
+	}
+}
+
+// addMonths is java.util.Calendar's add(MONTH, n): the day of month is
+// kept, or clamped to the target month's last day (Go's AddDate would
+// roll March 31 minus one month into March).
+func addMonths(t time.Time, n int) time.Time {
+	y, m, d := t.Date()
+	first := time.Date(y, m+time.Month(n), 1, t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), t.Location())
+	last := first.AddDate(0, 1, -1).Day()
+	return first.AddDate(0, 0, min(d, last)-1)
+}
