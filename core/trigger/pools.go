@@ -67,6 +67,9 @@ type Pools struct {
 	demote   *demotion
 	rejects  chan rejection
 	rejected atomic.Int64
+	// ran, when set (tests only), sees every trigger after its run was
+	// timed for the demotion rule.
+	ran func(Request)
 
 	mu      sync.RWMutex
 	running bool
@@ -213,6 +216,9 @@ func (p *Pools) run(req Request) {
 		p.demote.record(req.JobID, end.Sub(start), end)
 		if v := recover(); v != nil {
 			log.Error().Interface("panic", v).Msg("trigger panicked")
+		}
+		if p.ran != nil {
+			p.ran(req)
 		}
 	}()
 	if err := p.flow.Trigger(p.ctx, req); err != nil {

@@ -55,11 +55,15 @@ func TestPoolsDemotion(t *testing.T) {
 	clock := &fakeClock{now: time.UnixMilli(60_000 * 29_000_000)} // a minute boundary
 	done := make(chan struct{})
 	cost := 600 * time.Millisecond
-	p := startPools(t, PoolConfig{Now: clock.Now}, funcRunner(func(_ context.Context, req Request) error {
+	p := NewPools(PoolConfig{Now: clock.Now, Log: zerolog.Nop()}, funcRunner(func(_ context.Context, req Request) error {
 		clock.Advance(cost)
-		done <- struct{}{}
 		return nil
 	}))
+	p.ran = func(Request) { done <- struct{}{} } // after the run was timed
+	if err := p.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Stop)
 	trigger := func() {
 		t.Helper()
 		if err := p.Submit(Request{JobID: 7, Type: TypeCron}); err != nil {
