@@ -1,0 +1,117 @@
+package consolereplay
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/xxl-admin-go/xxl-admin-go/conformance/cluster"
+)
+
+// moduleRoot walks up from the test's directory to go.mod.
+func moduleRoot(t *testing.T) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("go.mod not found above the test directory")
+		}
+		dir = parent
+	}
+}
+
+// recordingsDir is the testdata copy of the recordings.
+func recordingsDir(t *testing.T) string {
+	return filepath.Join(moduleRoot(t), filepath.FromSlash(RecordingsDir))
+}
+
+// database is where one replay's admin keeps its data.
+type database struct{ url, user, pass string }
+
+// lockedBuffer collects an admin's output; shown when the replay fails.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) tail(n int) string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	lines := strings.Split(strings.TrimRight(b.buf.String(), "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// replayPlan loads the fixture into db, starts the target on it and
+// replays the plan, reporting every mismatch as a test error.
+func replayPlan(t *testing.T, target Target, plan Plan, db database, mode CookieMode, tolerances []Tolerance) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	store, err := OpenDB(ctx, db.url, db.user, db.pass)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	executor := StartFakeExecutor()
+	defer executor.Close()
+	fixtureAt := time.Now()
+	if err := (Fixture{At: fixtureAt, Executor: executor.Address()}).Load(ctx, store); err != nil {
+		t.Fatal(err)
+	}
+	mailPort, err := cluster.FreePort() // nothing listens there: no mail may be sent
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := &lockedBuffer{}
+	started := time.Now()
+	admin, err := StartAdmin(ctx, target, Settings{DatasourceURL: db.url, User: db.user, Password: db.pass,
+		Lang: plan.Lang, MailPort: mailPort, WorkDir: t.TempDir()}, out, 90*time.Second)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.tail(40))
+	}
+	ready := time.Since(started)
+	client := NoRedirects()
+	defer client.CloseIdleConnections()
+	r := &Replay{Plan: plan, Dir: recordingsDir(t), BaseURL: admin.BaseURL, DB: store, Executor: executor,
+		Cookies: &Cookies{Mode: mode, BaseURL: admin.BaseURL, DB: store, Client: client}, Client: client,
+		FixtureAt: fixtureAt, Tolerances: tolerances}
+	replayStarted := time.Now()
+	res, runErr := r.Run(ctx)
+	replayTook := time.Since(replayStarted)
+	if err := admin.Stop(); err != nil && !errors.Is(err, context.Canceled) {
+		t.Logf("%s admin stop: %v", target.Name(), err)
+	}
+	t.Logf("%s %s: ready in %s, %d exchanges replayed in %s, %d mismatches, %d tolerated",
+		target.Name(), plan.Lang, ready.Round(time.Millisecond), res.Exchanges, replayTook.Round(time.Millisecond),
+		len(res.Mismatches), len(res.Tolerated))
+	for _, m := range res.Mismatches {
+		t.Error(m.String())
+	}
+	if runErr != nil {
+		t.Error(runErr)
+	}
+	if t.Failed() {
+		t.Logf("%s admin output (tail):\n%s", target.Name(), out.tail(60))
+	}
+}
