@@ -106,7 +106,11 @@ type absent struct{}
 // compareExchange checks an observed answer against the recorded one.
 func (c *checker) compareExchange(rec Response, dbWant map[string][]map[string]*string, got Observed) {
 	if rec.Status != got.Status {
+		// Headers and body of another status are noise; the body is shown.
 		c.add("status", rec.Status, got.Status)
+		c.add("body (of the other status)", recordedBody(rec), string(got.Body))
+		c.compareDB(dbWant, got.DB)
+		return
 	}
 	for _, h := range []string{"Content-Type", "Location", "Allow", "Content-Language"} {
 		want, wok := Header(rec.Headers, h)
@@ -134,14 +138,31 @@ func (c *checker) compareExchange(rec Response, dbWant map[string][]map[string]*
 			c.add("error_page_message", *rec.ErrorPageMessage, msg)
 		}
 	}
-	labels := make([]string, 0, len(dbWant))
-	for l := range dbWant {
+	c.compareDB(dbWant, got.DB)
+}
+
+func (c *checker) compareDB(want, got map[string][]map[string]*string) {
+	labels := make([]string, 0, len(want))
+	for l := range want {
 		labels = append(labels, l)
 	}
 	sort.Strings(labels)
 	for _, l := range labels {
-		c.compareRows("db_after."+l, dbWant[l], got.DB[l])
+		c.compareRows("db_after."+l, want[l], got[l])
 	}
+}
+
+// recordedBody is the recorded body for a report: the JSON, else the title.
+func recordedBody(rec Response) string {
+	switch {
+	case len(rec.BodyJSON) > 0 && string(rec.BodyJSON) != "null":
+		return string(rec.BodyJSON)
+	case rec.PageTitle != nil:
+		return "page titled " + *rec.PageTitle
+	case rec.Body != nil:
+		return *rec.Body
+	}
+	return ""
 }
 
 func (c *checker) compareJSONBody(recorded json.RawMessage, got []byte) {

@@ -55,7 +55,7 @@ func formValue(form [][2]string, name string) string {
 }
 
 // triggerWait bounds the wait for an asynchronous trigger's log row.
-const triggerWait = 15 * time.Second
+const triggerWait = 5 * time.Second
 
 // after reads every db_after label of an exchange. newest_log belongs to a
 // "run once", which the admin performs asynchronously: it waits for a row

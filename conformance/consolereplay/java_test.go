@@ -10,8 +10,11 @@ import (
 )
 
 // javaJar is the reference admin, kept beside the repository
-// (<module root>/../shared/reference).
+// (<module root>/../shared/reference); EnvJavaAdminJar overrides it.
 const javaJar = "../shared/reference/xxl-job-admin-2.4.2.jar"
+
+// EnvJavaAdminJar names the variable that points at the jar elsewhere.
+const EnvJavaAdminJar = "XXL_TEST_JAVA_ADMIN_JAR"
 
 // TestReplayJava replays every recording against the real Java admin
 // 2.4.2, one process per language on a fresh MariaDB database: it proves
@@ -24,9 +27,12 @@ func TestReplayJava(t *testing.T) {
 	if _, err := exec.LookPath("java"); err != nil {
 		t.Skip("[suite-off] the Java admin replay needs java on PATH (XXL_TEST_JAVA=1)")
 	}
-	jar := filepath.Join(moduleRoot(t), filepath.FromSlash(javaJar))
+	jar := os.Getenv(EnvJavaAdminJar)
+	if jar == "" {
+		jar = filepath.Join(moduleRoot(t), filepath.FromSlash(javaJar))
+	}
 	if _, err := os.Stat(jar); err != nil {
-		t.Fatalf("reference jar: %v", err)
+		t.Fatalf("reference jar (set %s to use another path): %v", EnvJavaAdminJar, err)
 	}
 	for _, plan := range Plans() {
 		t.Run(plan.Lang, func(t *testing.T) {

@@ -43,6 +43,7 @@ func TestReplayOurs(t *testing.T) {
 			t.Run(b.name+"/"+mode.String(), func(t *testing.T) {
 				for _, plan := range Plans() {
 					t.Run(plan.Lang, func(t *testing.T) {
+						t.Parallel()
 						target := OursTarget{Bin: bin, LegacyCookie: mode == CookieJava}
 						replayPlan(t, target, plan, b.open(t), mode, Tolerances)
 					})
