@@ -72,19 +72,19 @@ func (r *Replay) Run(ctx context.Context) (Result, error) {
 				return res, fmt.Errorf("%s[%d]: %w", rec.Scenario, i, err)
 			}
 			c.compareExchange(ex.Response, ex.DBAfter, *obs)
-			r.sort(&res, step.Scenario, c.out)
+			r.classify(&res, step.Scenario, c.out)
 			res.Exchanges++
 		}
 		if len(rec.Setup.FakeExecutorCalls) > 0 {
 			c := &checker{scenario: rec.Scenario, index: -1, note: "calls to the fake executor", frame: frame, norm: norm}
 			c.compareExecutorCalls(rec.Setup.FakeExecutorCalls, r.Executor.TakeCalls())
-			r.sort(&res, step.Scenario, c.out)
+			r.classify(&res, step.Scenario, c.out)
 		}
 	}
 	return res, nil
 }
 
-func (r *Replay) sort(res *Result, scenario string, found []Mismatch) {
+func (r *Replay) classify(res *Result, scenario string, found []Mismatch) {
 	for _, m := range found {
 		if r.Tolerances != nil && tolerated(r.Tolerances, scenario, r.Cookies.Mode, m) {
 			res.Tolerated = append(res.Tolerated, m)

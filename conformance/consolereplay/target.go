@@ -73,14 +73,15 @@ const javaLogback = `<configuration>
 // Command implements Target. C1-only compilation starts Spring Boot about a
 // third faster and the replay is too short for C2 to matter. The JVM
 // locale is pinned to "en": Tomcat derives Content-Language from it, and
-// it was "en" in every recording.
+// it was "en" in every recording. Tomcat's scratch directories go to the
+// work directory, which the test removes.
 func (j JavaTarget) Command(ctx context.Context, port int, s Settings) (*exec.Cmd, error) {
 	logback := filepath.Join(s.WorkDir, "logback.xml")
 	if err := os.WriteFile(logback, []byte(javaLogback), 0o644); err != nil {
 		return nil, fmt.Errorf("write logback config: %w", err)
 	}
 	args := []string{"-XX:TieredStopAtLevel=1", "-Duser.language=en", "-Duser.country=",
-		"-Dfile.encoding=UTF-8", "-jar", j.Jar}
+		"-Dfile.encoding=UTF-8", "-Djava.io.tmpdir=" + s.WorkDir, "-jar", j.Jar}
 	args = append(args, s.springArgs(port)...)
 	args = append(args, "--server.address=127.0.0.1", "--logging.config="+logback)
 	cmd := exec.CommandContext(ctx, "java", args...)

@@ -1,0 +1,31 @@
+package consolereplay
+
+import (
+	"html"
+	"regexp"
+	"strings"
+)
+
+var (
+	titleRe     = regexp.MustCompile(`(?is)<title>(.*?)</title>`)
+	errorTextRe = regexp.MustCompile(`(?is)<h1>.*?</h1>\s*<p>(.*?)</p>`)
+)
+
+// pageTitle is the text of the page's <title>.
+func pageTitle(body []byte) (string, bool) {
+	m := titleRe.FindSubmatch(body)
+	if m == nil {
+		return "", false
+	}
+	return strings.TrimSpace(html.UnescapeString(string(m[1]))), true
+}
+
+// errorPageMessage is the message of the admin's error page
+// (common.exception: the paragraph after the "System Error" heading).
+func errorPageMessage(body []byte) string {
+	m := errorTextRe.FindSubmatch(body)
+	if m == nil {
+		return ""
+	}
+	return strings.TrimSpace(html.UnescapeString(string(m[1])))
+}
