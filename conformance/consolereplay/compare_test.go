@@ -185,7 +185,7 @@ func TestTolerated(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := tolerated(Tolerances, tt.scenario, tt.mode, tt.m); got != tt.want {
+			if got := tolerated(Tolerances, tt.scenario, tt.mode, tt.m) != nil; got != tt.want {
 				t.Errorf("tolerated = %v, want %v", got, tt.want)
 			}
 		})
@@ -199,6 +199,9 @@ func TestPageParts(t *testing.T) {
 	}
 	if msg := errorPageMessage(body); msg != "a & b 'c'" {
 		t.Errorf("error page message %q", msg)
+	}
+	if msg := errorPageMessage([]byte(`<h1 class="x">System Error</h1><p class="error-message">m</p>`)); msg != "m" {
+		t.Errorf("error page message with attributes %q", msg)
 	}
 	if msg := errorPageMessage([]byte("<html><title>x</title></html>")); msg != "" {
 		t.Errorf("no error page: %q", msg)

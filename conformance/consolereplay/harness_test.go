@@ -105,6 +105,9 @@ func replayPlan(t *testing.T, target Target, plan Plan, db database, mode Cookie
 	t.Logf("%s %s: ready in %s, %d exchanges replayed in %s, %d mismatches, %d tolerated",
 		target.Name(), plan.Lang, ready.Round(time.Millisecond), res.Exchanges, replayTook.Round(time.Millisecond),
 		len(res.Mismatches), len(res.Tolerated))
+	for _, m := range res.Tolerated {
+		t.Logf("tolerated (%s): %s", m.Reason, m.Mismatch)
+	}
 	for _, m := range res.Mismatches {
 		t.Error(m.String())
 	}

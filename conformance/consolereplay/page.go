@@ -8,7 +8,7 @@ import (
 
 var (
 	titleRe     = regexp.MustCompile(`(?is)<title>(.*?)</title>`)
-	errorTextRe = regexp.MustCompile(`(?is)<h1>.*?</h1>\s*<p>(.*?)</p>`)
+	errorTextRe = regexp.MustCompile(`(?is)<h1[^>]*>.*?</h1>\s*<p(?:\s[^>]*)?>(.*?)</p>`)
 )
 
 // pageTitle is the text of the page's <title>.
@@ -21,7 +21,8 @@ func pageTitle(body []byte) (string, bool) {
 }
 
 // errorPageMessage is the message of the admin's error page
-// (common.exception: the paragraph after the "System Error" heading).
+// (common.exception: the paragraph after the "System Error" heading;
+// attributes on either element do not matter).
 func errorPageMessage(body []byte) string {
 	m := errorTextRe.FindSubmatch(body)
 	if m == nil {

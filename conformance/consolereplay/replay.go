@@ -30,7 +30,13 @@ type Replay struct {
 type Result struct {
 	Exchanges  int
 	Mismatches []Mismatch
-	Tolerated  []Mismatch // mismatches accepted by a Tolerance
+	Tolerated  []ToleratedMismatch
+}
+
+// ToleratedMismatch is a mismatch of ours accepted by a Tolerance.
+type ToleratedMismatch struct {
+	Mismatch
+	Reason string
 }
 
 // NoRedirects is a client for replays: redirects are compared, not followed.
@@ -86,8 +92,8 @@ func (r *Replay) Run(ctx context.Context) (Result, error) {
 
 func (r *Replay) classify(res *Result, scenario string, found []Mismatch) {
 	for _, m := range found {
-		if r.Tolerances != nil && tolerated(r.Tolerances, scenario, r.Cookies.Mode, m) {
-			res.Tolerated = append(res.Tolerated, m)
+		if t := tolerated(r.Tolerances, scenario, r.Cookies.Mode, m); t != nil {
+			res.Tolerated = append(res.Tolerated, ToleratedMismatch{Mismatch: m, Reason: t.Reason})
 		} else {
 			res.Mismatches = append(res.Mismatches, m)
 		}
