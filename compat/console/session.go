@@ -88,7 +88,10 @@ func (s *sessions) resolve(ctx context.Context, value string) (u schema.User, cl
 		return u, false, err
 	}
 	if !s.legacy {
-		return schema.User{}, false, errNoSession
+		// A Java cookie is refused, and one that is not even hex is cleared
+		// as the Java admin clears it.
+		_, err := hex.DecodeString(value)
+		return schema.User{}, err != nil, errNoSession
 	}
 	return s.resolveJava(ctx, value)
 }

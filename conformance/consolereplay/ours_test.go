@@ -8,17 +8,10 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
 )
 
-// oursConsoleReady switches TestReplayOurs on once our console serves the
-// recorded endpoints; the console authors flip it.
-const oursConsoleReady = false
-
 // TestReplayOurs replays every recording against our admin: on MariaDB and
 // SQLite, with the Java cookie format (legacy) and with our own signed
 // cookies (default). Differences listed in Tolerances are accepted.
 func TestReplayOurs(t *testing.T) {
-	if !oursConsoleReady {
-		t.Skip("console not built yet")
-	}
 	bin, err := cluster.BuildAdmin(t.Context(), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
