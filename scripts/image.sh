@@ -64,10 +64,13 @@ else
   store=(--root "$PWD/dist/buildah/root" --runroot "$PWD/dist/buildah/run" --storage-driver vfs)
   rm -rf dist/buildah dist/oci
   list="$IMAGE:$IMAGE_TAG"
-  joined=$(IFS=,; echo "${platforms[*]}")
-  echo "image: buildah bud --platform $joined"
-  buildah "${store[@]}" bud --quiet --isolation chroot --format docker --platform "$joined" \
-    --manifest "$list" --timestamp "$SOURCE_DATE_EPOCH" "${build_args[@]}" -f Dockerfile . >/dev/null
+  # One platform after the other (a run with all of them builds in parallel
+  # and lists them in finishing order), so one commit gives one digest.
+  for p in "${platforms[@]}"; do
+    echo "image: buildah bud --platform $p"
+    buildah "${store[@]}" bud --quiet --isolation chroot --format docker --platform "$p" \
+      --manifest "$list" --timestamp "$SOURCE_DATE_EPOCH" "${build_args[@]}" -f Dockerfile . >/dev/null
+  done
   buildah "${store[@]}" manifest push --quiet --all "$list" "oci:$PWD/dist/oci:$IMAGE_TAG"
   rm -rf dist/buildah
 fi
