@@ -8,7 +8,7 @@ MODULE            := github.com/xxl-admin-go/xxl-admin-go
 VERSION           ?= $(shell ./scripts/dist.sh version)
 COMMIT            ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
-DATE              ?= $(shell date -u -d @$(SOURCE_DATE_EPOCH) +%Y-%m-%dT%H:%M:%SZ)
+DATE              ?= $(shell TZ=UTC git log -1 --date=format-local:%Y-%m-%dT%H:%M:%SZ --format=%cd 2>/dev/null || echo unknown)
 # Evaluate each once per make run (the ?= above are recursive).
 VERSION           := $(VERSION)
 COMMIT            := $(COMMIT)
