@@ -11,7 +11,7 @@ STATICCHECK_VERSION := v0.8.2
 all: build
 
 build:
-	$(GO) build -trimpath -o $(BIN) ./cmd/xxl-admin-go
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/xxl-admin-go
 
 # Serves http://127.0.0.1:8080/xxl-job-admin on the embedded SQLite store
 # (./data/xxl-job.db, created with the seed rows; login admin / 123456).

@@ -14,16 +14,22 @@ import (
 )
 
 // Main is the whole command line: `xxl-admin-go [--key=value ...]` runs the
-// admin; `xxl-admin-go cron ...` evaluates a cron expression. It returns the
-// process exit code.
+// admin; `cron ...` evaluates a cron expression, `health` probes a running
+// admin, `--version` prints the build. It returns the process exit code.
 func Main(args []string, stdout, stderr io.Writer) int {
 	started := time.Now()
-	if len(args) > 0 && args[0] == "cron" {
-		return cron.RunCLI(args[1:], stdout, stderr)
-	}
-	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
-		fmt.Fprintln(stdout, usage)
-		return 0
+	if len(args) > 0 {
+		switch args[0] {
+		case "cron":
+			return cron.RunCLI(args[1:], stdout, stderr)
+		case "health":
+			return runHealth(args[1:], config.OSEnv, stdout, stderr)
+		case "version", "--version", "-version":
+			return printVersion(stdout)
+		case "-h", "--help", "help":
+			fmt.Fprintln(stdout, usage)
+			return 0
+		}
 	}
 	cfg, err := config.Load(config.OSEnv(args))
 	if err != nil {
@@ -31,6 +37,11 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	log := newLogger(stderr, cfg.LogLevel)
+	b := Build()
+	log.Info().Str("version", b.Version).Str("commit", b.Commit).Str("go", b.Go).Msg("xxl-admin-go starting")
+	if len(cfg.IgnoredJVMFlags) > 0 {
+		log.Info().Strs("flags", cfg.IgnoredJVMFlags).Msg("JAVA_OPTS: JVM flags ignored (no JVM here; -D options are read)")
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := Run(ctx, cfg, log, Options{Started: started}); err != nil {
@@ -49,4 +60,10 @@ Usage:
       from PARAMS, JAVA_OPTS -D options, environment variables (SERVER_PORT,
       SPRING_DATASOURCE_URL, ...) and ./application.properties.
   xxl-admin-go cron [--tz ZONE] [--from RFC3339] [--count N] 'EXPR'
-      Prints the next fire times of a Quartz cron expression as JSON.`
+      Prints the next fire times of a Quartz cron expression as JSON.
+  xxl-admin-go health [--url URL] [--timeout 3s] [--key=value ...]
+      Exits 0 when the admin answers (default: this configuration's
+      http://127.0.0.1:<server.port><context-path>/actuator/health), else 1.
+      For Docker HEALTHCHECK and Kubernetes exec probes.
+  xxl-admin-go --version
+      Prints the version, commit, build date and Go version.`

@@ -37,6 +37,11 @@ type Config struct {
 
 	// Sources lists where each key's value came from, for the startup log.
 	Sources map[string]string
+
+	// IgnoredJVMFlags are the JAVA_OPTS words that are not -D options
+	// (-Xmx512m, -XX:+UseG1GC, ...): meaningful to a JVM only, so they are
+	// accepted for a swapped-in image and reported once at start-up.
+	IgnoredJVMFlags []string
 }
 
 // Datasource holds spring.datasource.* and the Hikari pool settings.
@@ -180,16 +185,21 @@ func Load(e Env) (*Config, error) {
 			configFile = pFile
 		}
 	}
+	var jvmFlags []string
 	if jo, ok := envL.env["JAVA_OPTS"]; ok {
 		words, err := SplitParams(jo)
 		if err != nil {
 			return nil, fmt.Errorf("JAVA_OPTS: %w", err)
 		}
 		for _, w := range words {
-			if k, v, ok := strings.Cut(strings.TrimPrefix(w, "-D"), "="); ok && strings.HasPrefix(w, "-D") {
-				if _, seen := sysProps[k]; !seen {
-					sysProps[k] = v
-				}
+			if !strings.HasPrefix(w, "-D") || len(w) == 2 {
+				jvmFlags = append(jvmFlags, w)
+				continue
+			}
+			// -Dkey without a value is the empty string, as for the JVM.
+			k, v, _ := strings.Cut(w[2:], "=")
+			if _, seen := sysProps[k]; !seen {
+				sysProps[k] = v
 			}
 		}
 	}
@@ -203,7 +213,12 @@ func Load(e Env) (*Config, error) {
 		layers = append(layers, *fileLayer)
 	}
 	layers = append(layers, newLayer("defaults", defaults))
-	return build(resolver{layers: layers, sources: map[string]string{}, readFile: e.ReadFile})
+	c, err := build(resolver{layers: layers, sources: map[string]string{}, readFile: e.ReadFile})
+	if err != nil {
+		return nil, err
+	}
+	c.IgnoredJVMFlags = jvmFlags
+	return c, nil
 }
 
 // loadFile finds the external properties file: --config, then
