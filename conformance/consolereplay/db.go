@@ -26,6 +26,16 @@ type DB struct {
 	SQL *sql.DB
 	loc *time.Location
 	sb  sq.StatementBuilderType
+	// Now is the clock of the rows hooks write (time.Now when nil); the
+	// fixture tests fix it so two backends get identical rows.
+	Now func() time.Time
+}
+
+func (db *DB) now() time.Time {
+	if db.Now != nil {
+		return db.Now()
+	}
+	return time.Now()
 }
 
 // OpenDB creates the 2.4.2 tables and seed rows on an empty database at a

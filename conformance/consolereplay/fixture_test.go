@@ -36,6 +36,7 @@ func loadedFixture(t *testing.T, url, user, pass string, at time.Time) map[strin
 		t.Fatal(err)
 	}
 	defer db.Close()
+	db.Now = func() time.Time { return at }
 	if err := (Fixture{At: at, Executor: "http://127.0.0.1:40001/"}).Load(ctx, db); err != nil {
 		t.Fatal(err)
 	}

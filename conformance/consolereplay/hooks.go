@@ -26,7 +26,7 @@ func addUser(id int, name, password, permission, why string) Hook {
 var emptyGroup50 = Hook{
 	Why: "jobgroup_remove[1] removes group 50, which no earlier list shows: inserted by the recorder just before",
 	Run: func(ctx context.Context, db *DB) error {
-		return insertGroup(ctx, db, 50, "rec-empty", "空组", 0, nil, db.Time(time.Now()))
+		return insertGroup(ctx, db, 50, "rec-empty", "空组", 0, nil, db.Time(db.now()))
 	},
 }
 
@@ -36,7 +36,7 @@ var emptyGroup50 = Hook{
 var group4Touched = Hook{
 	Why: "held back: group 4 saved unchanged between jobgroup_save_validation and jobgroup_remove (update_time only)",
 	Run: func(ctx context.Context, db *DB) error {
-		return db.exec(ctx, db.sb.Update("xxl_job_group").Set("update_time", db.Time(time.Now())).Where("id = ?", 4))
+		return db.exec(ctx, db.sb.Update("xxl_job_group").Set("update_time", db.Time(db.now())).Where("id = ?", 4))
 	},
 }
 
@@ -48,7 +48,7 @@ var job7HandlerCleared = Hook{
 	Why: "held back: job 7 updated with an empty executor handler, around jobinfo_start_stop",
 	Run: func(ctx context.Context, db *DB) error {
 		return db.exec(ctx, db.sb.Update("xxl_job_info").
-			Set("executor_handler", "").Set("update_time", db.Time(time.Now())).Where("id = ?", 7))
+			Set("executor_handler", "").Set("update_time", db.Time(db.now())).Where("id = ?", 7))
 	},
 }
 
@@ -59,7 +59,7 @@ var log20WithoutAddress = Hook{
 	Why: "joblog_logDetailCat[6] reads log 20 without executor address, inserted by the recorder",
 	Run: func(ctx context.Context, db *DB) error {
 		return insertLog(ctx, db, logRow{id: 20, group: 2, job: 2, address: nil, triggerCode: 500,
-			triggerMsg: "fixture trigger msg", alarm: 1}, time.Now())
+			triggerMsg: "fixture trigger msg", alarm: 1}, db.now())
 	},
 }
 
@@ -68,7 +68,7 @@ var log20WithoutAddress = Hook{
 var group4OldLogs = Hook{
 	Why: "joblog_clearLog inserts 2×40, 2×100, 2×200, 2×400 days old rows in group 4 (ids 100–107) before [0]",
 	Run: func(ctx context.Context, db *DB) error {
-		now := time.Now()
+		now := db.now()
 		for i, days := range []int{40, 40, 100, 100, 200, 200, 400, 400} {
 			if err := insertLog(ctx, db, group4Log(100+i, time.Duration(days)*24*time.Hour), now); err != nil {
 				return err
@@ -82,7 +82,7 @@ var group4OldLogs = Hook{
 var group4FreshLogs = Hook{
 	Why: "joblog_clearLog[8]: two fresh rows (ids 108, 109) inserted before this call",
 	Run: func(ctx context.Context, db *DB) error {
-		now := time.Now()
+		now := db.now()
 		for _, id := range []int{108, 109} {
 			if err := insertLog(ctx, db, group4Log(id, 0), now); err != nil {
 				return err
@@ -108,7 +108,7 @@ func normalUserJob(id int) Hook {
 		Why: fmt.Sprintf("held back: normal1 added job %d 'normal user job' to group 2 after perm_normal_user_admin_only", id),
 		Run: func(ctx context.Context, db *DB) error {
 			return insertJob(ctx, db, job{id: id, group: 2, desc: "normal user job", schedType: "CRON",
-				schedConf: "0 0 1 * * ?", handler: "demoJobHandler", glueType: "BEAN", added: db.Time(time.Now())})
+				schedConf: "0 0 1 * * ?", handler: "demoJobHandler", glueType: "BEAN", added: db.Time(db.now())})
 		},
 	}
 }
