@@ -82,7 +82,7 @@ func (o overwriter) Overwrite(ctx context.Context, l schema.JobLog) error {
 
 // env is a console on a real store behind an httptest server.
 type env struct {
-	t     *testing.T
+	t     testing.TB
 	store *schema.Store
 	srv   *httptest.Server
 	trig  *submits
@@ -92,7 +92,7 @@ type env struct {
 
 const ctxPath = "/xxl-job-admin"
 
-func newEnv(t *testing.T, s *schema.Store, lang string, legacy bool) *env {
+func newEnv(t testing.TB, s *schema.Store, lang string, legacy bool) *env {
 	t.Helper()
 	shanghai, err := time.LoadLocation("Asia/Shanghai")
 	if err != nil {
@@ -140,7 +140,7 @@ func (e *env) login(user, password string) *client {
 }
 
 type answer struct {
-	t      *testing.T
+	t      testing.TB
 	status int
 	header http.Header
 	body   string
