@@ -116,7 +116,7 @@ func seedScale(b *testing.B, db *sql.DB, jobs, logs int, now time.Time) {
 	msg := strings.Repeat("Job trigger type：Cron trigger<br>Trigger machine address：10.0.0.1<br>", 6)
 	batch(logs, 1000, func(i int) (string, []any) {
 		at := now.Add(-time.Duration(i%(30*24*3600)) * time.Second)
-		handle := []int{200, 200, 200, 500, 0}[i%5]
+		handle := []int{200, 200, 200, 500, 0}[(i/20)%5] // every group has every status
 		return "(?, ?, 'http://127.0.0.1:9999/', 'demoJobHandler', '', 0, ?, 200, ?, ?, ?, 'ok', 1)",
 			[]any{1 + i%20, 1 + i%jobs, at, msg, at.Add(time.Second), handle}
 	}, "INSERT INTO xxl_job_log (job_group, job_id, executor_address, executor_handler, executor_param, executor_fail_retry_count, "+
