@@ -1,5 +1,9 @@
 // Package static holds the web console's static files, embedded in the binary.
 //
+// templates/ holds the console's pages (html/template: layout.html and one
+// file per page); js/ and css/ our own page scripts and styles, which run
+// under a Content-Security-Policy that allows scripts from files only.
+//
 // vendor/ holds the third-party front-end libraries (jQuery, Bootstrap 3,
 // AdminLTE 2, DataTables, ECharts, CodeMirror, ...), copied from pinned npm
 // packages by `make assets` and committed, so building needs no Node.
@@ -12,11 +16,11 @@ import (
 	"io/fs"
 )
 
-//go:embed all:vendor templates
+//go:embed all:vendor templates/*.html js/*.js css/*.css
 var files embed.FS
 
 // Files returns the embedded tree; paths start with the top directory
-// ("vendor/jquery/jquery.min.js"). The tree is read-only.
+// ("vendor/jquery/jquery.min.js", "js/common.js", "templates/layout.html"). The tree is read-only.
 func Files() fs.FS {
 	return files
 }
