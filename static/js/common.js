@@ -188,6 +188,8 @@
       type: 'POST',
       url: XJ.url(path),
       data: data || {},
+      // named even for an empty body, as the recorded Java calls send it
+      contentType: 'application/x-www-form-urlencoded; charset=UTF-8',
       dataType: 'json',
       headers: { 'X-Requested-With': 'XMLHttpRequest' }
     }).done(function (answer) {
@@ -435,20 +437,24 @@
     }
   };
 
+  function fieldBox(element) {
+    return $(element).closest('div[class*="col-"], .form-group');
+  }
+
   /** validatorDefaults are the jquery-validation settings of every form. */
   XJ.validatorDefaults = {
     errorElement: 'span',
     errorClass: 'help-block',
     focusInvalid: true,
     escapeHtml: true,
+    // the mark goes on the field's own column: two fields may share a row
     highlight: function (element) {
-      $(element).closest('.form-group').addClass('has-error');
+      fieldBox(element).addClass('has-error');
     },
     unhighlight: function (element) {
-      $(element).closest('.form-group').removeClass('has-error');
+      fieldBox(element).removeClass('has-error');
     },
     success: function (label) {
-      label.closest('.form-group').removeClass('has-error');
       label.remove();
     },
     errorPlacement: function (error, element) {
@@ -463,7 +469,7 @@
     if (validator) {
       validator.resetForm();
     }
-    $form.find('.form-group').removeClass('has-error');
+    $form.find('.has-error').removeClass('has-error');
     $form.find('span.help-block').remove();
   };
 
