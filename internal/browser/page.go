@@ -222,3 +222,10 @@ func (p *Page) Close(ctx context.Context) error {
 	p.b.mu.Unlock()
 	return err
 }
+
+// ClearCookies removes every cookie of the browser (the HttpOnly login
+// cookie included), as an expired session would leave it.
+func (p *Page) ClearCookies(ctx context.Context) error {
+	_, err := p.b.call(ctx, p.session, "Network.clearBrowserCookies", nil)
+	return err
+}
