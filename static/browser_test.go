@@ -122,6 +122,7 @@ func TestDataShownAsText(t *testing.T) {
 		if rec.Brs != 13 || rec.Color != "rgb(0, 192, 239)" || !strings.Contains(rec.Text, ">>>>>>>>>>>Trigger Job<<<<<<<<<<<") {
 			t.Errorf("recorded trigger msg rendered as %+v", rec)
 		}
+		tb.Screenshot("trigger-msg")
 		tb.Click(`.xj-dialog.in .btn-primary`)
 		tb.Wait(`!document.querySelector('.xj-dialog')`)
 

@@ -139,7 +139,7 @@ func TestJobForm(t *testing.T) {
 		checkForm(t, tb.waitCall("/jobinfo/update", 1), with(jobFields, "id", "9", "jobDesc", xssDesc, "author", xssAuthor,
 			"alarmEmail", "a@b.c", "scheduleType", "CRON", "scheduleConf", "0 0 1 * * ?", "glueType", "BEAN",
 			"executorHandler", "demoJobHandler", "executorParam", "p=1", "childJobId", ""))
-		tb.Wait(`!document.querySelector('#xj-job-modal.in')`)
+		tb.Hidden(`#xj-job-modal`)
 
 		tb.Click(`#xj-job-list tbody tr:nth-child(2) .xj-copy`)
 		tb.Shown(`#xj-job-modal`)
@@ -163,6 +163,7 @@ func TestCronBuilder(t *testing.T) {
 	tb.Set(`#xj-f-cron`, "0 0 1 * * ?")
 	tb.Click(`.xj-cron-toggle`)
 	tb.Wait(`!document.querySelector('.xj-cron-builder').hidden`)
+	tb.Screenshot("cron-builder")
 	mode := func(field string) string {
 		return tb.Str(`document.querySelector('.xj-cron-pane[data-field=` + field + `] input[type=radio]:checked').value`)
 	}
@@ -229,7 +230,7 @@ func TestJobRowActions(t *testing.T) {
 	tb.Set(`#xj-t-address`, "http://127.0.0.1:19991/")
 	tb.Click(`#xj-trigger-modal button[type=submit]`)
 	checkForm(t, tb.waitCall("/jobinfo/trigger", 1), map[string]string{"id": "9", "executorParam": "p=1", "addressList": "http://127.0.0.1:19991/"})
-	tb.Wait(`!document.querySelector('#xj-trigger-modal.in')`)
+	tb.Hidden(`#xj-trigger-modal`)
 
 	tb.Click(first + `.xj-stop`)
 	tb.Confirm()
@@ -320,7 +321,7 @@ func TestJobLogActions(t *testing.T) {
 	tb.Set(`#xj-clear-type`, "9")
 	tb.Click(`#xj-clear-modal button[type=submit]`)
 	checkForm(t, tb.waitCall("/joblog/clearLog", 1), map[string]string{"jobGroup": "2", "jobId": "7", "type": "9"})
-	tb.Wait(`!document.querySelector('#xj-clear-modal.in')`)
+	tb.Hidden(`#xj-clear-modal`)
 
 	tb.Click(`#xj-log-list tbody tr:nth-child(1) .xj-log-info`)
 	tb.Wait(`document.querySelector('.xj-dialog.in .xj-log-info-list')`)
@@ -374,7 +375,7 @@ func TestGroupAndUserForms(t *testing.T) {
 		tb.Click(`#xj-group-modal button[type=submit]`)
 		checkForm(t, tb.waitCall("/jobgroup/save", 1), map[string]string{"appname": "rec-manual", "title": "手动组手动组",
 			"addressType": "1", "addressList": "http://127.0.0.1:19991/,http://127.0.0.1:19992/"})
-		tb.Wait(`!document.querySelector('#xj-group-modal.in')`)
+		tb.Hidden(`#xj-group-modal`)
 
 		tb.Click(`#xj-group-list tbody tr:nth-child(1) .xj-edit`)
 		tb.Shown(`#xj-group-modal`)
@@ -382,7 +383,7 @@ func TestGroupAndUserForms(t *testing.T) {
 		tb.Click(`#xj-group-modal button[type=submit]`)
 		checkForm(t, tb.waitCall("/jobgroup/update", 1), map[string]string{"id": "2", "appname": "fake-executor", "title": "fake",
 			"addressType": "1", "addressList": "http://127.0.0.1:19991/"})
-		tb.Wait(`!document.querySelector('#xj-group-modal.in')`)
+		tb.Hidden(`#xj-group-modal`)
 
 		tb.Click(`#xj-group-list tbody tr:nth-child(1) .xj-addresses`)
 		tb.Wait(`document.querySelectorAll('.xj-dialog.in .xj-address-list li').length === 2`)
@@ -413,7 +414,7 @@ func TestGroupAndUserForms(t *testing.T) {
 		tb.Click(`#xj-user-modal input[name=permission][value="3"]`)
 		tb.Click(`#xj-user-modal button[type=submit]`)
 		checkForm(t, tb.waitCall("/user/add", 1), map[string]string{"username": "newuser1", "password": "pass1234", "role": "0", "permission": "2,3"})
-		tb.Wait(`!document.querySelector('#xj-user-modal.in')`)
+		tb.Hidden(`#xj-user-modal`)
 
 		tb.Click(`#xj-user-list tbody tr:nth-child(2) .xj-edit`)
 		tb.Shown(`#xj-user-modal`)
@@ -426,7 +427,7 @@ func TestGroupAndUserForms(t *testing.T) {
 		tb.Click(`#xj-user-modal input[name=permission][value="3"]`)
 		tb.Click(`#xj-user-modal button[type=submit]`) // blank password keeps it
 		checkForm(t, tb.waitCall("/user/update", 1), map[string]string{"id": "2", "username": xssUser, "password": "", "role": "0", "permission": "2"})
-		tb.Wait(`!document.querySelector('#xj-user-modal.in')`)
+		tb.Hidden(`#xj-user-modal`)
 
 		tb.Click(`#xj-user-list tbody tr:nth-child(2) .xj-delete`)
 		tb.Confirm()

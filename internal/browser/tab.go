@@ -60,10 +60,15 @@ func (tb *Tab) Open(url string) {
 	}
 }
 
-// Wait waits until the JavaScript condition holds.
+// WaitLimit bounds each Wait.
+const WaitLimit = 20 * time.Second
+
+// Wait waits (at most WaitLimit) until the JavaScript condition holds.
 func (tb *Tab) Wait(cond string) {
 	tb.T.Helper()
-	if err := tb.WaitFor(tb.Ctx, cond); err != nil {
+	ctx, cancel := context.WithTimeout(tb.Ctx, WaitLimit)
+	defer cancel()
+	if err := tb.WaitFor(ctx, cond); err != nil {
 		tb.T.Fatalf("%v (problems: %v)", err, tb.Problems())
 	}
 }
@@ -191,8 +196,12 @@ func (tb *Tab) Shown(sel string) {
 	tb.Wait(`document.querySelector(` + jsString(sel+".in") + `)`)
 }
 
-// Hidden waits until the modal with this CSS selector is hidden.
+// Hidden waits until the modal with this CSS selector is hidden, its fade
+// finished (a modal shown again while still fading out is hidden by the end
+// of that fade).
 func (tb *Tab) Hidden(sel string) {
 	tb.T.Helper()
-	tb.Wait(`!document.querySelector(` + jsString(sel+".in") + `)`)
+	q := jsString(sel)
+	tb.Wait(`(function () { var e = document.querySelector(` + q + `);
+		return !e || (!e.classList.contains('in') && getComputedStyle(e).display === 'none'); })()`)
 }

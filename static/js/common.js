@@ -212,6 +212,20 @@
 
   // ---------------------------------------------------------------- dialogs
 
+  /**
+   * showModal shows a Bootstrap modal. While another modal is still fading
+   * out, it waits for that to end: Bootstrap 3 would otherwise remove the
+   * new modal's backdrop with the old one and leave the new modal invisible.
+   */
+  XJ.showModal = function ($m, keyboard) {
+    var opts = { backdrop: 'static', keyboard: !!keyboard, show: true };
+    if ($('.modal-backdrop').not('.in').length) {
+      $(document).one('hidden.bs.modal', function () { $m.modal(opts); });
+      return;
+    }
+    $m.modal(opts);
+  };
+
   function modal(title, content, buttons) {
     var $m = $('<div class="modal fade xj-dialog" tabindex="-1" role="dialog" aria-hidden="true">' +
       '<div class="modal-dialog"><div class="modal-content">' +
@@ -252,7 +266,7 @@
       $m.remove();
       d.resolve();
     });
-    $m.modal({ backdrop: 'static', keyboard: true, show: true });
+    XJ.showModal($m, true);
     return d.promise();
   };
 
@@ -272,7 +286,7 @@
         d.reject();
       }
     });
-    $m.modal({ backdrop: 'static', keyboard: true, show: true });
+    XJ.showModal($m, true);
     return d.promise();
   };
 
@@ -575,7 +589,7 @@
     }));
     $(document).on('click', '.xj-change-pwd', function (e) {
       e.preventDefault();
-      $pm.modal({ backdrop: 'static', keyboard: false, show: true });
+      XJ.showModal($pm);
     });
     $pm.on('hidden.bs.modal', function () {
       XJ.resetForm($form, validator);

@@ -75,7 +75,7 @@
     $('#xj-ide-save').on('click', function (e) {
       e.preventDefault();
       XJ.resetForm($form, validator);
-      $modal.modal({ backdrop: 'static', keyboard: false, show: true });
+      XJ.showModal($modal);
     });
     $modal.on('shown.bs.modal', function () { $form.find('[name=glueRemark]').trigger('focus'); });
   });

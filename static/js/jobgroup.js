@@ -154,7 +154,7 @@
       $form.find('[name=addressType][value=' + (row && row.addressType !== 0 ? '1' : '0') + ']').prop('checked', true);
       field('addressList').val(row ? row.addressList || '' : '');
       applyAddressType();
-      $modal.modal({ backdrop: 'static', keyboard: false, show: true });
+      XJ.showModal($modal);
     }
 
     $('#xj-add').on('click', function () { openForm(null); });

@@ -227,7 +227,7 @@
       $triggerForm[0].reset();
       $triggerForm.find('[name=id]').val(row.id);
       $triggerForm.find('[name=executorParam]').val(row.executorParam || '');
-      $trigger.modal({ backdrop: 'static', keyboard: false, show: true });
+      XJ.showModal($trigger);
     });
     $triggerForm.on('submit', function (e) {
       e.preventDefault();
@@ -437,7 +437,7 @@
         applyGlueType(true);
       }
       showScheduleConf();
-      $modal.modal({ backdrop: 'static', keyboard: false, show: true });
+      XJ.showModal($modal);
     }
 
     $('#xj-add').on('click', function () { openForm('add', null); });

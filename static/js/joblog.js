@@ -203,7 +203,7 @@
       $clearForm.find('[name=jobId]').val($job.val() || 0);
       $clearForm.find('.xj-clear-group').text($group.find('option:selected').text() || XJ.t('system_all'));
       $clearForm.find('.xj-clear-job').text($job.find('option:selected').text() || XJ.t('system_all'));
-      $clear.modal({ backdrop: 'static', keyboard: false, show: true });
+      XJ.showModal($clear);
     });
     $clearForm.on('submit', function (e) {
       e.preventDefault();

@@ -164,7 +164,7 @@
         $(this).prop('checked', allowed.indexOf(this.value) >= 0);
       });
       applyRole();
-      $modal.modal({ backdrop: 'static', keyboard: false, show: true });
+      XJ.showModal($modal);
     }
 
     $('#xj-add').on('click', function () { openForm(null); });
