@@ -158,6 +158,27 @@ func TestEveryPageLoads(t *testing.T) {
 			if got := tb.Str(`document.querySelector('.error-message').textContent`); !strings.Contains(got, "RuntimeException") {
 				t.Errorf("error page message %q", got)
 			}
+
+			// a normal user (normal1: group 2) sees its pages without the admin's
+			tb.Open(base + "/help")
+			tb.Wait(pages[9].ready)
+			tb.Click(`.xj-logout`)
+			tb.Navigating(func() { tb.Accept() })
+			login(tb, base, "normal1", "123456")
+			for _, i := range []int{0, 1, 3, 9} {
+				p := pages[i]
+				tb.Open(base + p.path)
+				tb.Wait(p.ready)
+				tb.Clean("normal user " + p.path)
+			}
+			if n := tb.Str(`String(document.querySelectorAll('a[href$="/jobgroup"], a[href$="/user"]').length)`); n != "0" {
+				t.Errorf("normal user's menu links admin pages")
+			}
+			tb.Open(base + "/joblog")
+			tb.Wait(pages[3].ready)
+			if n := tb.Str(`String(document.querySelectorAll('#xj-filter-group option[value="0"]').length)`); n != "0" {
+				t.Errorf("normal user offered All groups")
+			}
 		})
 	}
 }
