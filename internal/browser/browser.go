@@ -229,7 +229,7 @@ func (b *Browser) NewPage(ctx context.Context) (*Page, error) {
 	if err := json.Unmarshal(raw, &attached); err != nil {
 		return nil, fmt.Errorf("attachToTarget: %w", err)
 	}
-	p := &Page{b: b, session: attached.SessionID, target: target.TargetID, loaded: make(chan struct{}, 16)}
+	p := &Page{b: b, session: attached.SessionID, target: target.TargetID, loaded: make(chan struct{})}
 	b.mu.Lock()
 	b.pages[p.session] = p
 	b.mu.Unlock()

@@ -181,8 +181,8 @@ func (p *Page) Eval(ctx context.Context, expr string, out any) error {
 }
 
 // WaitFor waits until the JavaScript expression cond is truthy in the page.
-// The page checks it on every animation-free tick (20 ms) and resolves a
-// promise, so the wait ends on the page's signal, not on a sleep here.
+// The page itself checks it every 20 ms and resolves a promise the call
+// awaits, so the wait ends on the page's signal, not on a sleep here.
 func (p *Page) WaitFor(ctx context.Context, cond string) error {
 	expr := `new Promise(function (resolve) {
 		function check() { try { return !!(` + cond + `); } catch (e) { return false; } }
