@@ -17,54 +17,61 @@ import (
 func (s *Service) Add(ctx context.Context, j schema.JobInfo, may MayUseGroup) (int, error) {
 	var id int
 	err := s.store.WithScheduleLock(ctx, func(tx *schema.Store) error {
-		if _, err := tx.GroupLoad(ctx, j.JobGroup); err != nil {
-			if errors.Is(err, schema.ErrNotFound) {
-				return s.refuse("system_please_choose", "jobinfo_field_jobgroup")
-			}
-			return err
-		}
-		if err := s.checkDescAuthor(j); err != nil {
-			return err
-		}
-		if err := s.checkSchedule(j, false); err != nil {
-			return err
-		}
-		if !knownGlueType(j.GlueType) {
-			return s.refuse("jobinfo_field_gluetype", "system_unvalid")
-		}
-		if j.GlueType == GlueBean && blank(j.ExecutorHandler) {
-			return &Refusal{Msg: s.texts.Text("system_please_input") + "JobHandler"}
-		}
-		if j.GlueType == GlueShell && j.GlueSource != nil {
-			src := strings.ReplaceAll(*j.GlueSource, "\r", "")
-			j.GlueSource = &src
-		}
-		if err := s.checkStrategies(j); err != nil {
-			return err
-		}
-		children, err := s.checkChildren(ctx, tx, j.ChildJobID, may)
-		if err != nil {
-			return err
-		}
-		j.ChildJobID = children
-		if err := s.checkLengths(j); err != nil {
-			return err
-		}
-		now := s.now()
-		j.AddTime, j.UpdateTime, j.GlueUpdatetime = &now, &now, &now
-		id, err = tx.JobSave(ctx, j)
-		if err != nil {
-			return fmt.Errorf("add job: %w", err)
-		}
-		if id < 1 {
-			return s.refuse("jobinfo_field_add", "system_fail")
-		}
-		return nil
+		var err error
+		id, err = s.add(ctx, tx, j, may)
+		return err
 	})
 	if err != nil {
 		return 0, err
 	}
 	s.log.Info().Int("job_id", id).Int("job_group", j.JobGroup).Msg("job added")
+	return id, nil
+}
+
+// add is Add inside the caller's schedule-lock transaction.
+func (s *Service) add(ctx context.Context, tx *schema.Store, j schema.JobInfo, may MayUseGroup) (int, error) {
+	if _, err := tx.GroupLoad(ctx, j.JobGroup); err != nil {
+		if errors.Is(err, schema.ErrNotFound) {
+			return 0, s.refuse("system_please_choose", "jobinfo_field_jobgroup")
+		}
+		return 0, err
+	}
+	if err := s.checkDescAuthor(j); err != nil {
+		return 0, err
+	}
+	if err := s.checkSchedule(j, false); err != nil {
+		return 0, err
+	}
+	if !knownGlueType(j.GlueType) {
+		return 0, s.refuse("jobinfo_field_gluetype", "system_unvalid")
+	}
+	if j.GlueType == GlueBean && blank(j.ExecutorHandler) {
+		return 0, &Refusal{Msg: s.texts.Text("system_please_input") + "JobHandler"}
+	}
+	if j.GlueType == GlueShell && j.GlueSource != nil {
+		src := strings.ReplaceAll(*j.GlueSource, "\r", "")
+		j.GlueSource = &src
+	}
+	if err := s.checkStrategies(j); err != nil {
+		return 0, err
+	}
+	children, err := s.checkChildren(ctx, tx, j.ChildJobID, may)
+	if err != nil {
+		return 0, err
+	}
+	j.ChildJobID = children
+	if err := s.checkLengths(j); err != nil {
+		return 0, err
+	}
+	now := s.now()
+	j.AddTime, j.UpdateTime, j.GlueUpdatetime = &now, &now, &now
+	id, err := tx.JobSave(ctx, j)
+	if err != nil {
+		return 0, fmt.Errorf("add job: %w", err)
+	}
+	if id < 1 {
+		return 0, s.refuse("jobinfo_field_add", "system_fail")
+	}
 	return id, nil
 }
 

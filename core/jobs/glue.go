@@ -20,16 +20,13 @@ var ErrPermission = errors.New("permission limit")
 // keeping the newest 30 (console.md §6 /jobcode/save). Like Java it does
 // not check the glue type, and does not strip "\r".
 func (s *Service) SaveGlue(ctx context.Context, id int, source, remark *string, may MayUseGroup) error {
-	if remark == nil {
-		return s.refuse("system_please_input", "jobinfo_glue_remark")
-	}
-	if n := len(utf16.Encode([]rune(*remark))); n < 4 || n > 100 {
-		return s.refuse("jobinfo_glue_remark_limit")
+	if err := s.checkGlueRemark(remark); err != nil {
+		return err
 	}
 	err := s.store.WithTx(ctx, func(tx *schema.Store) error {
 		j, err := tx.JobLoad(ctx, id)
 		if errors.Is(err, schema.ErrNotFound) {
-			return s.refuse("jobinfo_glue_jobid_unvalid")
+			return s.refuseAs(ErrNotFound, "jobinfo_glue_jobid_unvalid")
 		}
 		if err != nil {
 			return err
@@ -37,24 +34,41 @@ func (s *Service) SaveGlue(ctx context.Context, id int, source, remark *string, 
 		if may != nil && !may(j.JobGroup) {
 			return ErrPermission
 		}
-		now := s.now()
-		j.GlueSource, j.GlueRemark, j.GlueUpdatetime, j.UpdateTime = source, remark, &now, &now
-		if _, err := tx.JobUpdateGlue(ctx, j); err != nil {
-			return err
-		}
-		glueType := j.GlueType
-		if _, err := tx.GlueSave(ctx, schema.LogGlue{JobID: id, GlueType: &glueType, GlueSource: source,
-			GlueRemark: *remark, AddTime: &now, UpdateTime: &now}); err != nil {
-			return err
-		}
-		if _, err := tx.GlueRemoveOld(ctx, id, GlueVersionsKept); err != nil {
-			return fmt.Errorf("keep %d glue versions of job %d: %w", GlueVersionsKept, id, err)
-		}
-		return nil
+		return s.saveGlue(ctx, tx, j, source, *remark)
 	})
 	if err != nil {
 		return err
 	}
 	s.log.Info().Int("job_id", id).Msg("glue source saved")
+	return nil
+}
+
+// checkGlueRemark is /jobcode/save's remark check: present, 4–100 chars.
+func (s *Service) checkGlueRemark(remark *string) error {
+	if remark == nil {
+		return s.refuse("system_please_input", "jobinfo_glue_remark")
+	}
+	if n := len(utf16.Encode([]rune(*remark))); n < 4 || n > 100 {
+		return s.refuse("jobinfo_glue_remark_limit")
+	}
+	return nil
+}
+
+// saveGlue writes j's new GLUE source and its version row in the caller's
+// transaction, keeping the newest GlueVersionsKept versions.
+func (s *Service) saveGlue(ctx context.Context, tx *schema.Store, j schema.JobInfo, source *string, remark string) error {
+	now := s.now()
+	j.GlueSource, j.GlueRemark, j.GlueUpdatetime, j.UpdateTime = source, &remark, &now, &now
+	if _, err := tx.JobUpdateGlue(ctx, j); err != nil {
+		return err
+	}
+	glueType := j.GlueType
+	if _, err := tx.GlueSave(ctx, schema.LogGlue{JobID: j.ID, GlueType: &glueType, GlueSource: source,
+		GlueRemark: remark, AddTime: &now, UpdateTime: &now}); err != nil {
+		return err
+	}
+	if _, err := tx.GlueRemoveOld(ctx, j.ID, GlueVersionsKept); err != nil {
+		return fmt.Errorf("keep %d glue versions of job %d: %w", GlueVersionsKept, j.ID, err)
+	}
 	return nil
 }

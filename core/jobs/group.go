@@ -67,6 +67,16 @@ func (s *Service) checkManualAddresses(g schema.Group, markup bool) error {
 // save); the submitted address list is stored as given, also for an
 // automatic group until the registry monitor replaces it.
 func (s *Service) AddGroup(ctx context.Context, g schema.Group) (int, error) {
+	id, err := s.addGroup(ctx, s.store, g)
+	if err != nil {
+		return 0, err
+	}
+	s.log.Info().Int("job_group", id).Str("appname", g.AppName).Msg("executor group added")
+	return id, nil
+}
+
+// addGroup is AddGroup on st, the store or a transaction of it.
+func (s *Service) addGroup(ctx context.Context, st *schema.Store, g schema.Group) (int, error) {
 	if err := s.checkGroupNames(g, true); err != nil {
 		return 0, err
 	}
@@ -77,14 +87,13 @@ func (s *Service) AddGroup(ctx context.Context, g schema.Group) (int, error) {
 	}
 	now := s.now()
 	g.UpdateTime = &now
-	id, err := s.store.GroupSave(ctx, g)
+	id, err := st.GroupSave(ctx, g)
 	if err != nil {
 		return 0, fmt.Errorf("add group %q: %w", g.AppName, err)
 	}
 	if id < 1 {
 		return 0, ErrNoRow
 	}
-	s.log.Info().Int("job_group", id).Str("appname", g.AppName).Msg("executor group added")
 	return id, nil
 }
 
@@ -92,11 +101,20 @@ func (s *Service) AddGroup(ctx context.Context, g schema.Group) (int, error) {
 // automatic group's address list is rebuilt now from the live
 // registrations of its appname.
 func (s *Service) UpdateGroup(ctx context.Context, g schema.Group) error {
+	if err := s.updateGroup(ctx, s.store, g); err != nil {
+		return err
+	}
+	s.log.Info().Int("job_group", g.ID).Msg("executor group updated")
+	return nil
+}
+
+// updateGroup is UpdateGroup on st, the store or a transaction of it.
+func (s *Service) updateGroup(ctx context.Context, st *schema.Store, g schema.Group) error {
 	if err := s.checkGroupNames(g, false); err != nil {
 		return err
 	}
 	if g.AddressType == 0 {
-		live, err := s.store.RegistryFindLiveValues(ctx, thread.RegistryGroupExecutor, g.AppName, thread.DeadTimeout, s.now())
+		live, err := st.RegistryFindLiveValues(ctx, thread.RegistryGroupExecutor, g.AppName, thread.DeadTimeout, s.now())
 		if err != nil {
 			return err
 		}
@@ -111,33 +129,33 @@ func (s *Service) UpdateGroup(ctx context.Context, g schema.Group) error {
 	}
 	now := s.now()
 	g.UpdateTime = &now
-	n, err := s.store.GroupUpdate(ctx, g)
+	n, err := st.GroupUpdate(ctx, g)
 	if err != nil {
 		return fmt.Errorf("update group %d: %w", g.ID, err)
 	}
 	if n < 1 {
 		return ErrNoRow
 	}
-	s.log.Info().Int("job_group", g.ID).Msg("executor group updated")
 	return nil
 }
 
 // RemoveGroup deletes a group that no job uses, keeping at least one
-// (console.md §4 remove).
+// (console.md §4 remove). Both refusals are conflicts with the stored
+// state (ErrConflict).
 func (s *Service) RemoveGroup(ctx context.Context, id int) error {
 	n, err := s.store.JobCount(ctx, schema.JobFilter{JobGroup: id})
 	if err != nil {
 		return err
 	}
 	if n > 0 {
-		return s.refuse("jobgroup_del_limit_0")
+		return s.refuseAs(ErrConflict, "jobgroup_del_limit_0")
 	}
 	all, err := s.store.GroupFindAll(ctx)
 	if err != nil {
 		return err
 	}
 	if len(all) == 1 {
-		return s.refuse("jobgroup_del_limit_1")
+		return s.refuseAs(ErrConflict, "jobgroup_del_limit_1")
 	}
 	removed, err := s.store.GroupRemove(ctx, id)
 	if err != nil {

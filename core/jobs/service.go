@@ -19,13 +19,24 @@ type Texts interface {
 // with a NullPointerException; callers answer with a clean message).
 var ErrNotFound = errors.New("job not found")
 
+// ErrConflict marks a refusal caused by the state of what it acts on, not
+// by the input alone (a group still used by jobs, a log whose trigger
+// failed, a key already taken): the job API answers 409 for it.
+var ErrConflict = errors.New("conflict")
+
 // Refusal is an input the Java admin refuses with {"code":500,"msg":…}:
-// Msg is that message, in the configured language.
+// Msg is that message, in the configured language. Err optionally
+// classifies it (ErrNotFound, ErrConflict) for callers that answer with
+// distinct statuses; the console shows Msg either way.
 type Refusal struct {
 	Msg string
+	Err error
 }
 
 func (r *Refusal) Error() string { return r.Msg }
+
+// Unwrap gives the classification, so errors.Is(err, ErrConflict) works.
+func (r *Refusal) Unwrap() error { return r.Err }
 
 // refuse is a Refusal whose message joins the texts of i18n keys without a
 // separator, as Java concatenates them ("please input " + "Author").
@@ -35,6 +46,13 @@ func (s *Service) refuse(keys ...string) error {
 		msg += s.texts.Text(k)
 	}
 	return &Refusal{Msg: msg}
+}
+
+// refuseAs is refuse with a classification.
+func (s *Service) refuseAs(cause error, keys ...string) error {
+	r := s.refuse(keys...).(*Refusal)
+	r.Err = cause
+	return r
 }
 
 // MayUseGroup tells whether the caller may use jobs of a group (the child

@@ -32,24 +32,30 @@ func (s *Service) Start(ctx context.Context, id int) error {
 		if err != nil {
 			return notFound(err, id)
 		}
-		if j.ScheduleType != cron.TypeCron && j.ScheduleType != cron.TypeFixRate {
-			return s.refuse("schedule_type_none_limit_start")
-		}
-		next, ok := s.nextAfterPreRead(j)
-		if !ok {
-			return s.refuse("schedule_type", "system_unvalid")
-		}
-		now := s.now()
-		j.TriggerStatus, j.TriggerLastTime, j.TriggerNextTime, j.UpdateTime = 1, 0, next, &now
-		if _, err := tx.JobUpdate(ctx, j); err != nil {
-			return fmt.Errorf("start job %d: %w", id, err)
-		}
-		return nil
+		return s.start(ctx, tx, j)
 	})
 	if err != nil {
 		return err
 	}
 	s.log.Info().Int("job_id", id).Msg("job started")
+	return nil
+}
+
+// start switches j, read for update in the caller's schedule-lock
+// transaction, on.
+func (s *Service) start(ctx context.Context, tx *schema.Store, j schema.JobInfo) error {
+	if j.ScheduleType != cron.TypeCron && j.ScheduleType != cron.TypeFixRate {
+		return s.refuse("schedule_type_none_limit_start")
+	}
+	next, ok := s.nextAfterPreRead(j)
+	if !ok {
+		return s.refuse("schedule_type", "system_unvalid")
+	}
+	now := s.now()
+	j.TriggerStatus, j.TriggerLastTime, j.TriggerNextTime, j.UpdateTime = 1, 0, next, &now
+	if _, err := tx.JobUpdate(ctx, j); err != nil {
+		return fmt.Errorf("start job %d: %w", j.ID, err)
+	}
 	return nil
 }
 
@@ -61,17 +67,23 @@ func (s *Service) Stop(ctx context.Context, id int) error {
 		if err != nil {
 			return notFound(err, id)
 		}
-		now := s.now()
-		j.TriggerStatus, j.TriggerLastTime, j.TriggerNextTime, j.UpdateTime = 0, 0, 0, &now
-		if _, err := tx.JobUpdate(ctx, j); err != nil {
-			return fmt.Errorf("stop job %d: %w", id, err)
-		}
-		return nil
+		return s.stop(ctx, tx, j)
 	})
 	if err != nil {
 		return err
 	}
 	s.log.Info().Int("job_id", id).Msg("job stopped")
+	return nil
+}
+
+// stop switches j, read for update in the caller's schedule-lock
+// transaction, off.
+func (s *Service) stop(ctx context.Context, tx *schema.Store, j schema.JobInfo) error {
+	now := s.now()
+	j.TriggerStatus, j.TriggerLastTime, j.TriggerNextTime, j.UpdateTime = 0, 0, 0, &now
+	if _, err := tx.JobUpdate(ctx, j); err != nil {
+		return fmt.Errorf("stop job %d: %w", j.ID, err)
+	}
 	return nil
 }
 
