@@ -54,6 +54,7 @@ type Console struct {
 	cfg      Config
 	store    *schema.Store
 	jobs     *jobs.Service
+	logs     *jobs.Logs // log text and kill, shared with the job API
 	texts    *i18n.Bundle
 	views    *views
 	sessions *sessions
@@ -84,6 +85,8 @@ func New(cfg Config) (*Console, error) {
 	}
 	return &Console{
 		cfg: cfg, store: cfg.Store, jobs: cfg.Jobs, texts: cfg.Texts, views: v, static: st,
+		logs: jobs.NewLogs(jobs.LogsConfig{Store: cfg.Store, Executor: cfg.Executor, Results: cfg.Results,
+			Texts: cfg.Texts, Now: cfg.Now, Log: cfg.Log}),
 		sessions: &sessions{secret: cfg.Secret, legacy: cfg.LegacyCookie, store: cfg.Store, now: cfg.Now},
 		throttle: newThrottle(cfg.Now),
 		now:      cfg.Now,

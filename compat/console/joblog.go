@@ -1,12 +1,13 @@
 package console
 
 import (
+	"errors"
 	"html"
 	"strings"
 	"time"
 
-	"github.com/xxl-admin-go/xxl-admin-go/compat/api"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/core/jobs"
 )
 
 // JobLogController (console.md §6).
@@ -133,8 +134,9 @@ func (c *Console) joblogDetailPage(x *exchange) error {
 	return nil
 }
 
-// joblogDetailCat relays the executor's rolling log (console.md §6): the
-// text HTML-escaped, and "end" forced once a finished log has no new lines.
+// joblogDetailCat relays the executor's rolling log (console.md §6) through
+// the shared log service: the text HTML-escaped here, and "end" forced once
+// a finished log has no new lines.
 func (c *Console) joblogDetailCat(x *exchange) error {
 	logID, err := x.form.int64Req("logId")
 	if err != nil {
@@ -144,25 +146,11 @@ func (c *Console) joblogDetailCat(x *exchange) error {
 	if err != nil {
 		return err
 	}
-	l, err := c.loadLogChecked(x, logID)
-	if isNotFound(err) {
-		fail(x.w, c.text("joblog_logid_unvalid"))
-		return nil
-	}
+	res, err := c.logs.Cat(x.ctx, logID, from, func(g int) bool { return mayUseTrimmed(x.user, g) })
 	if err != nil {
-		return err
+		return err // refusals answer {500, msg}; a foreign group the permission exception
 	}
-	if l.ExecutorAddress == nil || strings.TrimSpace(*l.ExecutorAddress) == "" || l.TriggerTime == nil {
-		// Java fails with a NullPointerException text here.
-		fail(x.w, c.text("joblog_rolling_log_triggerfail"))
-		return nil
-	}
-	res := api.ConsoleLog(c.cfg.Executor.Log(x.ctx, *l.ExecutorAddress,
-		api.LogParam{LogDateTim: l.TriggerTime.UnixMilli(), LogID: l.ID, FromLineNum: from}))
 	if res.Content != nil {
-		if res.Content.FromLineNum > res.Content.ToLineNum && l.HandleCode > 0 {
-			res.Content.End = true
-		}
 		res.Content.LogContent = escapeLog(res.Content.LogContent)
 	}
 	writeBody(x.w, 200, typeJSON, jackson(res))
@@ -178,52 +166,26 @@ func escapeLog(s string) string {
 	return strings.ReplaceAll(html.EscapeString(s), "&#34;", "&quot;")
 }
 
-// joblogKill asks the log's executor to kill the job and records the kill.
+// joblogKill asks the log's executor to kill the job and records the kill,
+// through the shared log service.
 func (c *Console) joblogKill(x *exchange) error {
 	id, err := x.form.intReq("id")
 	if err != nil {
 		return err
 	}
-	l, err := c.loadLogChecked(x, int64(id))
-	if isNotFound(err) {
+	msg, err := c.logs.Kill(x.ctx, int64(id), func(g int) bool { return mayUseTrimmed(x.user, g) }, x.user.Username)
+	var refused *jobs.ExecutorError
+	switch {
+	case errors.Is(err, jobs.ErrLogNotFound):
+		// Java fails with an exception here: the resolver's content type.
 		return &cleanFailure{msg: c.text("joblog_logid_unvalid")}
-	}
-	if err != nil {
+	case errors.As(err, &refused):
+		writeBody(x.w, 200, typeJSON, jackson(returnT{Code: 500, Msg: refused.Msg}))
+		return nil
+	case err != nil:
 		return err
 	}
-	j, err := c.store.JobLoad(x.ctx, l.JobID)
-	if isNotFound(err) {
-		fail(x.w, c.text("jobinfo_glue_jobid_unvalid"))
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if l.TriggerCode != 200 {
-		fail(x.w, c.text("joblog_kill_log_limit"))
-		return nil
-	}
-	address := ""
-	if l.ExecutorAddress != nil {
-		address = *l.ExecutorAddress
-	}
-	res := c.cfg.Executor.Kill(x.ctx, address, api.KillParam{JobID: j.ID})
-	if !res.OK() {
-		writeBody(x.w, 200, typeJSON, jackson(returnT{Code: 500, Msg: res.Msg}))
-		return nil
-	}
-	msg := c.text("joblog_kill_log_byman") + ":"
-	if res.Msg != nil {
-		msg += *res.Msg
-	}
-	now := c.now()
-	l.HandleCode, l.HandleMsg, l.HandleTime = 500, &msg, &now
-	if err := c.cfg.Results.Overwrite(x.ctx, l); err != nil {
-		return err
-	}
-	c.log.Info().Int64("log_id", l.ID).Int("job_id", j.ID).Str("address", address).Str("username", x.user.Username).
-		Msg("job killed from the console")
-	ok(x.w, res.Msg)
+	ok(x.w, msg)
 	return nil
 }
 
