@@ -24,7 +24,9 @@ func (f *fakeExecutor) Log(context.Context, string, api.LogParam) api.ReturnT[ap
 	return f.log
 }
 
-func (f *fakeExecutor) Kill(context.Context, string, api.KillParam) api.ReturnT[string] { return f.kill }
+func (f *fakeExecutor) Kill(context.Context, string, api.KillParam) api.ReturnT[string] {
+	return f.kill
+}
 
 type storeResults struct{ s *schema.Store }
 
