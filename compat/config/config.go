@@ -35,6 +35,8 @@ type Config struct {
 
 	Console Console // xxl.job.console.* (new keys)
 
+	OpenAPI OpenAPI // xxl.job.openapi.* (new keys)
+
 	// Sources lists where each key's value came from, for the startup log.
 	Sources map[string]string
 
@@ -94,6 +96,18 @@ type Console struct {
 	Secret string
 }
 
+// OpenAPI holds the job management API's keys (new: the Java admin has no
+// such API and ignores them).
+type OpenAPI struct {
+	// Token (xxl.job.openapi.token, or its .file) is the bearer token API
+	// callers send; empty switches the API off. It must differ from the
+	// executors' access token and have at least 16 characters.
+	Token string
+	// User (xxl.job.openapi.user) names the console user whose role and
+	// group permissions the token acts with; empty acts as an admin.
+	User string
+}
+
 // DefaultSQLiteURL is used when no spring.datasource.url is given. The Java
 // admin defaults to a local MySQL; an embedded store makes `make run` work on
 // a fresh machine, and any configured URL behaves exactly as in Java.
@@ -135,13 +149,15 @@ var defaults = map[string]string{
 	"xxl.job.alarm.timeout":                                "5000",
 	"xxl.job.console.legacy-cookie":                        "false",
 	"xxl.job.console.secret":                               "",
+	"xxl.job.openapi.token":                                "",
+	"xxl.job.openapi.user":                                 "",
 }
 
 // secretKeys may be given as a file instead of a value: KEY.file names a
 // file whose content (without a trailing newline) is the value, so secrets
 // stay out of command lines, environment dumps and properties files.
 var secretKeys = []string{"spring.datasource.password", "spring.mail.password", "xxl.job.accessToken",
-	"xxl.job.console.secret", "xxl.job.alarm.webhook.secret"}
+	"xxl.job.console.secret", "xxl.job.alarm.webhook.secret", "xxl.job.openapi.token"}
 
 // Env abstracts the process environment and file system so Load is testable.
 type Env struct {
@@ -370,6 +386,14 @@ func build(r resolver) (*Config, error) {
 	}
 	c.Console = Console{LegacyCookie: r.boolean("xxl.job.console.legacy-cookie"),
 		Secret: r.secret("xxl.job.console.secret", &errs)}
+	c.OpenAPI = OpenAPI{Token: r.secret("xxl.job.openapi.token", &errs), User: strings.TrimSpace(r.str("xxl.job.openapi.user"))}
+	switch {
+	case c.OpenAPI.Token == "":
+	case len(c.OpenAPI.Token) < 16:
+		errs = append(errs, fmt.Errorf("xxl.job.openapi.token: use at least 16 characters"))
+	case c.OpenAPI.Token == c.AccessToken:
+		errs = append(errs, fmt.Errorf("xxl.job.openapi.token: must differ from xxl.job.accessToken (every executor knows that one)"))
+	}
 	for _, u := range strings.Split(r.str("xxl.job.alarm.webhook.url"), ",") {
 		if u = strings.TrimSpace(u); u != "" {
 			c.Alarm.WebhookURLs = append(c.Alarm.WebhookURLs, u)

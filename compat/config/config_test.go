@@ -197,22 +197,44 @@ func TestSecretsFromFiles(t *testing.T) {
 		"xxl.job.accessToken":          func(c *Config) string { return c.AccessToken },
 		"xxl.job.console.secret":       func(c *Config) string { return c.Console.Secret },
 		"xxl.job.alarm.webhook.secret": func(c *Config) string { return c.Alarm.WebhookSecret },
+		"xxl.job.openapi.token":        func(c *Config) string { return c.OpenAPI.Token },
 	}
 	if len(get) != len(secretKeys) {
 		t.Fatalf("test covers %d keys, secretKeys has %d", len(get), len(secretKeys))
 	}
 	for _, key := range secretKeys {
 		c, err := Load(fakeEnv([]string{"--" + key + "=inline", "--" + key + ".file=/run/secrets/s"}, nil,
-			map[string]string{"/run/secrets/s": "from-file\n"}))
+			map[string]string{"/run/secrets/s": "from-the-secret-file\n"}))
 		if err != nil {
 			t.Fatalf("%s: %v", key, err)
 		}
-		if got := get[key](c); got != "from-file" {
+		if got := get[key](c); got != "from-the-secret-file" {
 			t.Errorf("%s = %q, want the file's content", key, got)
 		}
 		_, err = Load(fakeEnv([]string{"--" + key + ".file=/missing"}, nil, nil))
 		if err == nil || !strings.Contains(err.Error(), key+".file") {
 			t.Errorf("%s: missing file gave %v", key, err)
+		}
+	}
+}
+
+// TestOpenAPIKeys: the job API is off without a token; a token must be
+// long enough and differ from the executors' access token.
+func TestOpenAPIKeys(t *testing.T) {
+	c, err := Load(fakeEnv(nil, nil, nil))
+	if err != nil || c.OpenAPI != (OpenAPI{}) {
+		t.Fatalf("default: %+v %v", c.OpenAPI, err)
+	}
+	c, err = Load(fakeEnv([]string{"--xxl.job.openapi.token=0123456789abcdef", "--xxl.job.openapi.user= deployer "}, nil, nil))
+	if err != nil || c.OpenAPI.Token != "0123456789abcdef" || c.OpenAPI.User != "deployer" {
+		t.Fatalf("set: %+v %v", c.OpenAPI, err)
+	}
+	for _, args := range [][]string{
+		{"--xxl.job.openapi.token=short"},
+		{"--xxl.job.openapi.token=0123456789abcdef", "--xxl.job.accessToken=0123456789abcdef"},
+	} {
+		if _, err := Load(fakeEnv(args, nil, nil)); err == nil || !strings.Contains(err.Error(), "xxl.job.openapi.token") {
+			t.Errorf("%v: %v", args, err)
 		}
 	}
 }
