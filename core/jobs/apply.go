@@ -111,12 +111,7 @@ func (s *Service) apply(ctx context.Context, tx *schema.Store, sp Spec, mode Mod
 	if !may(sp.Job.JobGroup) {
 		return Applied{}, ErrPermission
 	}
-	j := sp.Job
-	j.JobDesc = JoinKey(j.JobDesc, sp.Key)
-	if j.GlueType == GlueShell && j.GlueSource != nil {
-		src := strings.ReplaceAll(*j.GlueSource, "\r", "")
-		j.GlueSource = &src
-	}
+	j := wanted(sp)
 	old, exists, err := s.findJob(ctx, tx, sp.Identity())
 	if err != nil {
 		return Applied{}, err
@@ -141,7 +136,70 @@ func (s *Service) apply(ctx context.Context, tx *schema.Store, sp Spec, mode Mod
 		_, oldKey := SplitKey(old.JobDesc)
 		j.JobDesc = JoinKey(sp.Job.JobDesc, oldKey)
 	}
-	fields, glueChanged, runChanged := diff(old, j, sp.Running)
+	return s.overwrite(ctx, tx, old, j, sp.Running, mode, may)
+}
+
+// wanted is the row a spec asks for: the key in the description, "\r"
+// stripped from GLUE_SHELL source as add does.
+func wanted(sp Spec) schema.JobInfo {
+	j := sp.Job
+	j.JobDesc = JoinKey(j.JobDesc, sp.Key)
+	if j.GlueType == GlueShell && j.GlueSource != nil {
+		src := strings.ReplaceAll(*j.GlueSource, "\r", "")
+		j.GlueSource = &src
+	}
+	return j
+}
+
+// Replace updates the job with the given id to a spec (the job API's
+// update), in one schedule-lock transaction, through the same steps as an
+// apply that found it. Without a key the job keeps its own; a key another
+// job carries is a conflict.
+func (s *Service) Replace(ctx context.Context, id int, sp Spec, may MayUseGroup) (Applied, error) {
+	if may == nil {
+		may = func(int) bool { return true }
+	}
+	var res Applied
+	err := s.Batch(ctx, func(b *Batch) error {
+		tx := b.tx
+		if err := s.checkSpec(sp); err != nil {
+			return err
+		}
+		old, err := tx.JobLoadForUpdate(ctx, id)
+		if errors.Is(err, schema.ErrNotFound) {
+			return s.refuseAs(ErrNotFound, "jobinfo_field_id", "system_not_found")
+		}
+		if err != nil {
+			return err
+		}
+		if !may(old.JobGroup) || !may(sp.Job.JobGroup) {
+			return ErrPermission
+		}
+		j := wanted(sp)
+		if sp.Key == "" {
+			_, oldKey := SplitKey(old.JobDesc)
+			j.JobDesc = JoinKey(sp.Job.JobDesc, oldKey)
+		} else if other, taken, err := s.findJob(ctx, tx, Identity{Key: sp.Key}); err != nil {
+			return err
+		} else if taken && other.ID != id {
+			return &Refusal{Err: ErrConflict, Msg: fmt.Sprintf("key %q is taken by job %d", sp.Key, other.ID)}
+		}
+		res, err = s.overwrite(ctx, tx, old, j, sp.Running, Overwrite, may)
+		return err
+	})
+	if err != nil {
+		return Applied{}, err
+	}
+	if res.Outcome == Updated {
+		s.log.Info().Int("job_id", id).Strs("changed", res.Changed).Msg("job updated")
+	}
+	return res, nil
+}
+
+// overwrite treats an existing job old that should be j (desc with key
+// marker) as mode says.
+func (s *Service) overwrite(ctx context.Context, tx *schema.Store, old, j schema.JobInfo, running *bool, mode Mode, may MayUseGroup) (Applied, error) {
+	fields, glueChanged, runChanged := diff(old, j, running)
 	res := Applied{ID: old.ID, Outcome: Unchanged, Changed: fields}
 	switch {
 	case len(fields) == 0:
@@ -176,7 +234,7 @@ func (s *Service) apply(ctx context.Context, tx *schema.Store, sp Spec, mode Mod
 		if err != nil {
 			return Applied{}, notFound(err, old.ID)
 		}
-		if *sp.Running {
+		if *running {
 			err = s.start(ctx, tx, cur)
 		} else {
 			err = s.stop(ctx, tx, cur)

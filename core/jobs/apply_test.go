@@ -240,3 +240,37 @@ func TestDryRun(t *testing.T) {
 		}
 	})
 }
+
+// TestReplace updates a job by id: its key kept when the spec has none, a
+// key of another job refused, an unknown id ErrNotFound.
+func TestReplace(t *testing.T) {
+	storetest.ForEach(t, func(t *testing.T, s *schema.Store) {
+		ctx := context.Background()
+		svc := newService(s, "en", t0)
+		g := testfactory.ManualGroup(t, s, "http://127.0.0.1:19991/")
+		a, _ := svc.Apply(ctx, spec(g.ID, "a"), CreateOnly, nil)
+		spB := spec(g.ID, "b")
+		spB.Job.JobDesc = "other"
+		b, _ := svc.Apply(ctx, spB, CreateOnly, nil)
+
+		sp := spec(g.ID, "")
+		sp.Job.Author = schema.Ptr("new author")
+		got, err := svc.Replace(ctx, a.ID, sp, nil)
+		if err != nil || got.Outcome != Updated || !slices.Equal(got.Changed, []string{"author"}) {
+			t.Fatalf("replace: %+v %v", got, err)
+		}
+		if j, _ := s.JobLoad(ctx, a.ID); j.JobDesc != "nightly report [key:a]" || *j.Author != "new author" {
+			t.Errorf("stored %q %q", j.JobDesc, *j.Author)
+		}
+		sp.Key = "b"
+		if _, err := svc.Replace(ctx, a.ID, sp, nil); !errors.Is(err, ErrConflict) || err.Error() != `key "b" is taken by job `+itoa(b.ID) {
+			t.Errorf("taken key: %v", err)
+		}
+		if _, err := svc.Replace(ctx, 9999, sp, nil); !errors.Is(err, ErrNotFound) {
+			t.Errorf("unknown id: %v", err)
+		}
+		if _, err := svc.Replace(ctx, a.ID, spec(g.ID, ""), func(int) bool { return false }); !errors.Is(err, ErrPermission) {
+			t.Errorf("foreign group: %v", err)
+		}
+	})
+}
