@@ -80,7 +80,7 @@ func Run(ctx context.Context, cfg *config.Config, log zerolog.Logger, opt Option
 	defer parts.client.CloseIdleConnections()
 
 	srv := &http.Server{
-		Handler:           routes(cfg.ContextPath, apiHandler, parts.console.Handler(), store, log),
+		Handler:           routes(cfg.ContextPath, apiHandler, parts.openapi.Handler(), parts.console.Handler(), store, log),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       120 * time.Second,
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/compat/config"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/console"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/i18n"
+	"github.com/xxl-admin-go/xxl-admin-go/compat/openapi"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/core/alarm"
 	"github.com/xxl-admin-go/xxl-admin-go/core/jobs"
@@ -27,6 +28,7 @@ type parts struct {
 	registrar  *thread.Registrar
 	completer  *thread.Completer
 	console    *console.Console
+	openapi    *openapi.API
 	components []lifecycle.Component // in start order (Java's, scheduler.md §1)
 }
 
@@ -57,9 +59,10 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 		return parts{}, fmt.Errorf("schedule: %w", err)
 	}
 
+	jobService := jobs.New(jobs.Config{Store: store, Texts: texts, Loc: time.Local, Now: now, Log: log})
 	web, err := console.New(console.Config{
 		Store:        store,
-		Jobs:         jobs.New(jobs.Config{Store: store, Texts: texts, Loc: time.Local, Now: now, Log: log}),
+		Jobs:         jobService,
 		Trigger:      pools,
 		Executor:     client,
 		Results:      completer,
@@ -76,9 +79,26 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 		return parts{}, err
 	}
 
+	jobAPI, err := openapi.New(openapi.Config{
+		Store: store, Jobs: jobService, Trigger: pools, Token: cfg.OpenAPI.Token, User: cfg.OpenAPI.User,
+		Logs: jobs.NewLogs(jobs.LogsConfig{Store: store, Executor: client, Results: completer, Texts: texts, Now: now, Log: log}),
+		ContextPath: cfg.ContextPath, Loc: time.Local, Now: now, Log: log,
+	})
+	if err != nil {
+		return parts{}, err
+	}
+	if jobAPI.Enabled() {
+		user := cfg.OpenAPI.User
+		if user == "" {
+			user = "(admin)"
+		}
+		log.Info().Str("path", cfg.ContextPath+openapi.Base).Str("username", user).Msg("job API on")
+	}
+
 	return parts{
 		client:    client,
 		console:   web,
+		openapi:   jobAPI,
 		registrar: thread.NewRegistrar(thread.RegistrarConfig{Store: store, Now: now, Log: log}),
 		completer: completer,
 		components: []lifecycle.Component{

@@ -14,11 +14,12 @@ type pinger interface {
 }
 
 // routes lists the admin's HTTP surfaces under the context path: the
-// executor API, the health probe and the web console (which owns every
-// other path, as the Java admin's controllers do).
-func routes(contextPath string, api, console http.Handler, db pinger, log zerolog.Logger) http.Handler {
+// executor API, the job API (/openapi/), the health probe and the web
+// console (which owns every other path, as the Java admin's controllers do).
+func routes(contextPath string, api, jobAPI, console http.Handler, db pinger, log zerolog.Logger) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle(contextPath+"/api/", http.StripPrefix(contextPath, api))
+	mux.Handle(contextPath+"/openapi/", jobAPI)
 	mux.Handle("GET "+contextPath+"/actuator/health", health(db, log))
 	mux.Handle(contextPath+"/", console)
 	if contextPath != "" {
