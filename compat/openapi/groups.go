@@ -185,4 +185,3 @@ func (a *API) deleteGroup(c *call) error {
 type deleted struct {
 	ID int `json:"id"`
 }
-
