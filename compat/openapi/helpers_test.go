@@ -1,0 +1,171 @@
+package openapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/xxl-admin-go/xxl-admin-go/compat/api"
+	"github.com/xxl-admin-go/xxl-admin-go/compat/i18n"
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/core/jobs"
+	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
+)
+
+const (
+	ctxPath   = "/xxl-job-admin"
+	testToken = "test-token-0123456789"
+)
+
+// submits records the trigger door's requests.
+type submits struct {
+	mu   sync.Mutex
+	reqs []trigger.Request
+}
+
+func (s *submits) Submit(r trigger.Request) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.reqs = append(s.reqs, r)
+	return nil
+}
+
+// fakeExecutor answers /log and /kill.
+type fakeExecutor struct {
+	mu   sync.Mutex
+	log  api.ReturnT[api.LogResult]
+	kill api.ReturnT[string]
+}
+
+func (f *fakeExecutor) Log(context.Context, string, api.LogParam) api.ReturnT[api.LogResult] {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.log
+}
+
+func (f *fakeExecutor) Kill(context.Context, string, api.KillParam) api.ReturnT[string] {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.kill
+}
+
+type overwriter struct{ s *schema.Store }
+
+func (o overwriter) Overwrite(ctx context.Context, l schema.JobLog) error {
+	return o.s.LogUpdateHandleInfo(ctx, l)
+}
+
+// env is the API on a real store behind an httptest server, with a fixed
+// clock (the console recordings' 2026-11-23 07:02:28 in Asia/Shanghai).
+type env struct {
+	t     *testing.T
+	store *schema.Store
+	api   *API
+	srv   *httptest.Server
+	trig  *submits
+	exec  *fakeExecutor
+	now   time.Time
+}
+
+func newEnv(t *testing.T, s *schema.Store, user string) *env {
+	t.Helper()
+	shanghai, err := time.LoadLocation("Asia/Shanghai")
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 23, 7, 2, 28, 0, shanghai)
+	clock := func() time.Time { return now }
+	e := &env{t: t, store: s, trig: &submits{}, now: now, exec: &fakeExecutor{
+		log:  api.ReturnT[api.LogResult]{Code: 200, Content: &api.LogResult{FromLineNum: 1, ToLineNum: 2, LogContent: "start <job>\ndone\n"}},
+		kill: api.ReturnT[string]{Code: 200, Msg: schema.Ptr("job thread already killed.")},
+	}}
+	texts := i18n.Load("en")
+	a, err := New(Config{
+		Store: s, Jobs: jobs.New(jobs.Config{Store: s, Texts: texts, Loc: shanghai, Now: clock}),
+		Logs:  jobs.NewLogs(jobs.LogsConfig{Store: s, Executor: e.exec, Results: overwriter{s}, Texts: texts, Now: clock}),
+		Trigger: e.trig, Token: testToken, User: user, ContextPath: ctxPath, Loc: shanghai, Now: clock, Log: zerolog.Nop(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.api = a
+	e.srv = httptest.NewServer(a.Handler())
+	t.Cleanup(e.srv.Close)
+	return e
+}
+
+type answer struct {
+	t      *testing.T
+	status int
+	header http.Header
+	body   []byte
+}
+
+// json decodes the body.
+func (a answer) json() map[string]any {
+	a.t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(a.body, &m); err != nil {
+		a.t.Fatalf("not JSON (%d): %q", a.status, a.body)
+	}
+	return m
+}
+
+// data is the envelope's data as an object.
+func (a answer) data() map[string]any {
+	a.t.Helper()
+	d, ok := a.json()["data"].(map[string]any)
+	if !ok {
+		a.t.Fatalf("no data object (%d): %s", a.status, a.body)
+	}
+	return d
+}
+
+// call sends a request with the test token; body is JSON-encoded unless
+// it is a string or nil.
+func (e *env) call(method, path string, body any) answer {
+	e.t.Helper()
+	return e.callToken(method, path, body, testToken)
+}
+
+func (e *env) callToken(method, path string, body any, token string) answer {
+	e.t.Helper()
+	var r io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		r = strings.NewReader(b)
+	default:
+		raw, err := json.Marshal(b)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		r = bytes.NewReader(raw)
+	}
+	req, err := http.NewRequest(method, e.srv.URL+ctxPath+Base+path, r)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if r != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return answer{t: e.t, status: resp.StatusCode, header: resp.Header, body: b}
+}
