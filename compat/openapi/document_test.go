@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"net/http"
 	"net/url"
 	"os"
 	"reflect"
@@ -451,7 +450,6 @@ func (v validator) check(schema map[string]any, value any, at string) []string {
 	return bad
 }
 
-var _ = http.MethodGet
 
 // forEachShanghai is storetest.ForEach with both stores in Asia/Shanghai,
 // the zone of the examples' times (MariaDB's test stores already are): the

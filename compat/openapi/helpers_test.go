@@ -91,7 +91,7 @@ func newEnv(t *testing.T, s *schema.Store, user string) *env {
 	texts := i18n.Load("en")
 	a, err := New(Config{
 		Store: s, Jobs: jobs.New(jobs.Config{Store: s, Texts: texts, Loc: shanghai, Now: clock}),
-		Logs:  jobs.NewLogs(jobs.LogsConfig{Store: s, Executor: e.exec, Results: overwriter{s}, Texts: texts, Now: clock}),
+		Logs:    jobs.NewLogs(jobs.LogsConfig{Store: s, Executor: e.exec, Results: overwriter{s}, Texts: texts, Now: clock}),
 		Trigger: e.trig, Token: testToken, User: user, ContextPath: ctxPath, Loc: shanghai, Now: clock, Log: zerolog.Nop(),
 	})
 	if err != nil {
@@ -139,6 +139,17 @@ func (e *env) call(method, path string, body any) answer {
 
 func (e *env) callToken(method, path string, body any, token string) answer {
 	e.t.Helper()
+	return e.request(method, path, body, token, "application/json")
+}
+
+// callType sends a body with the given content type ("" for none).
+func (e *env) callType(method, path string, body any, ctype string) answer {
+	e.t.Helper()
+	return e.request(method, path, body, testToken, ctype)
+}
+
+func (e *env) request(method, path string, body any, token, ctype string) answer {
+	e.t.Helper()
 	var r io.Reader
 	switch b := body.(type) {
 	case nil:
@@ -155,8 +166,8 @@ func (e *env) callToken(method, path string, body any, token string) answer {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	if r != nil {
-		req.Header.Set("Content-Type", "application/json")
+	if r != nil && ctype != "" {
+		req.Header.Set("Content-Type", ctype)
 	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
