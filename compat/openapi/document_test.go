@@ -450,7 +450,6 @@ func (v validator) check(schema map[string]any, value any, at string) []string {
 	return bad
 }
 
-
 // forEachShanghai is storetest.ForEach with both stores in Asia/Shanghai,
 // the zone of the examples' times (MariaDB's test stores already are): the
 // seed rows' wall times then read back the same on both.
