@@ -15,7 +15,8 @@ import (
 
 // Main is the whole command line: `xxl-admin-go [--key=value ...]` runs the
 // admin; `cron ...` evaluates a cron expression, `health` probes a running
-// admin, `--version` prints the build. It returns the process exit code.
+// admin, `jobs export|import` moves groups and jobs between databases,
+// `--version` prints the build. It returns the process exit code.
 func Main(args []string, stdout, stderr io.Writer) int {
 	started := time.Now()
 	if len(args) > 0 {
@@ -24,6 +25,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 			return cron.RunCLI(args[1:], stdout, stderr)
 		case "health":
 			return runHealth(args[1:], config.OSEnv, stdout, stderr)
+		case "jobs":
+			return runJobs(args[1:], config.OSEnv, os.Stdin, stdout, stderr)
 		case "version", "--version", "-version":
 			return printVersion(stdout)
 		case "-h", "--help", "help":
@@ -65,5 +68,9 @@ Usage:
       Exits 0 when the admin answers (default: this configuration's
       http://127.0.0.1:<server.port><context-path>/actuator/health), else 1.
       For Docker HEALTHCHECK and Kubernetes exec probes.
+  xxl-admin-go jobs export [--group APP] [--out FILE] [--key=value ...]
+  xxl-admin-go jobs import [--mode merge|overwrite] [--dry-run] FILE [--key=value ...]
+      Exports groups and jobs (GLUE source included) as versioned JSON, or
+      imports such a file, against this configuration's database.
   xxl-admin-go --version
       Prints the version, commit, build date and Go version.`
