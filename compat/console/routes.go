@@ -53,6 +53,8 @@ func (c *Console) routeTable() map[string]endpoint {
 		"/jobinfo/start":           {access: member, writes: true, serve: (*Console).jobinfoStart},
 		"/jobinfo/trigger":         {access: member, writes: true, serve: (*Console).jobinfoTrigger},
 		"/jobinfo/nextTriggerTime": {access: member, serve: (*Console).jobinfoNextTriggerTime},
+		"/jobinfo/export":          {access: member, serve: (*Console).jobinfoExport},                          // new (transfer.go)
+		"/jobinfo/import":          {access: admin, post: true, writes: true, serve: (*Console).jobinfoImport}, // new (transfer.go)
 
 		// joblog (JobLogController)
 		"/joblog":                {access: member, page: true, serve: (*Console).joblogPage},
