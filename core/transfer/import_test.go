@@ -3,6 +3,7 @@ package transfer
 import (
 	"context"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
@@ -149,4 +150,23 @@ func errText(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// TestReadmeExample: the format example in the README is a document Decode
+// accepts.
+func TestReadmeExample(t *testing.T) {
+	raw, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(raw), "- **Format** (")
+	if !ok {
+		t.Fatal("README: no format section")
+	}
+	_, rest, _ = strings.Cut(rest, "```json\n")
+	block, _, _ := strings.Cut(rest, "```")
+	doc, err := Decode(strings.NewReader(block))
+	if err != nil || len(doc.Jobs) != 1 || doc.Jobs[0].Key != "orders/cleanup" {
+		t.Errorf("README example: %+v %v", doc, err)
+	}
 }
