@@ -1,0 +1,44 @@
+package app_test
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/xxl-admin-go/xxl-admin-go/internal/admintest"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
+)
+
+// TestJobAPIMounted: the job API answers under the context path when a
+// token is configured, and is a JSON 404 when it is not.
+func TestJobAPIMounted(t *testing.T) {
+	on := admintest.Start(t, "--spring.datasource.url="+storetest.SQLiteURL(t, ""), "--server.servlet.context-path=/jobs-admin",
+		"--xxl.job.openapi.token=0123456789abcdef-token")
+	off := admintest.Start(t, "--spring.datasource.url="+storetest.SQLiteURL(t, ""))
+	call := func(url, token string) (int, string) {
+		req, _ := http.NewRequest(http.MethodGet, url, nil)
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, body := call(on+"/jobs-admin/openapi/v1/jobs", "0123456789abcdef-token"); code != 200 || !strings.Contains(body, `"jobDesc":"测试任务1"`) {
+		t.Errorf("on: %d %s", code, body)
+	}
+	if code, body := call(on+"/jobs-admin/openapi/v1/openapi.json", ""); code != 200 || !strings.Contains(body, `"servers":[{"url":"/jobs-admin/openapi/v1"}]`) {
+		t.Errorf("document: %d %.200s", code, body)
+	}
+	if code, _ := call(on+"/jobs-admin/openapi/v1/jobs", "wrong"); code != 401 {
+		t.Errorf("wrong token: %d", code)
+	}
+	if code, body := call(off+"/xxl-job-admin/openapi/v1/jobs", "0123456789abcdef-token"); code != 404 || !strings.Contains(body, "the job API is off") {
+		t.Errorf("off: %d %s", code, body)
+	}
+}
