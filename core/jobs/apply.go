@@ -100,8 +100,22 @@ func (s *Service) Apply(ctx context.Context, sp Spec, mode Mode, may MayUseGroup
 	return res, nil
 }
 
-// apply is Apply inside the caller's schedule-lock transaction.
-func (s *Service) apply(ctx context.Context, tx *schema.Store, sp Spec, mode Mode, may MayUseGroup) (Applied, error) {
+// apply is Apply inside a batch; the job it wrote is read back into the
+// batch's index.
+func (s *Service) apply(ctx context.Context, b *Batch, sp Spec, mode Mode, may MayUseGroup) (Applied, error) {
+	res, err := s.applyTx(ctx, b.tx, b.index, sp, mode, may)
+	if err != nil {
+		return Applied{}, err
+	}
+	if res.Outcome == Created || res.Outcome == Updated {
+		if err := b.index.refresh(ctx, res.ID); err != nil {
+			return Applied{}, err
+		}
+	}
+	return res, nil
+}
+
+func (s *Service) applyTx(ctx context.Context, tx *schema.Store, lookup jobLookup, sp Spec, mode Mode, may MayUseGroup) (Applied, error) {
 	if may == nil {
 		may = func(int) bool { return true }
 	}
@@ -112,7 +126,7 @@ func (s *Service) apply(ctx context.Context, tx *schema.Store, sp Spec, mode Mod
 		return Applied{}, ErrPermission
 	}
 	j := wanted(sp)
-	old, exists, err := s.findJob(ctx, tx, sp.Identity())
+	old, exists, err := findJob(ctx, lookup, sp.Identity())
 	if err != nil {
 		return Applied{}, err
 	}
@@ -179,7 +193,7 @@ func (s *Service) Replace(ctx context.Context, id int, sp Spec, may MayUseGroup)
 		if sp.Key == "" {
 			_, oldKey := SplitKey(old.JobDesc)
 			j.JobDesc = JoinKey(sp.Job.JobDesc, oldKey)
-		} else if other, taken, err := s.findJob(ctx, tx, Identity{Key: sp.Key}); err != nil {
+		} else if other, taken, err := findJob(ctx, b.index, Identity{Key: sp.Key}); err != nil {
 			return err
 		} else if taken && other.ID != id {
 			return &Refusal{Err: ErrConflict, Msg: fmt.Sprintf("key %q is taken by job %d", sp.Key, other.ID)}
@@ -318,16 +332,17 @@ func btoi(b bool) int {
 // Batch is several changes in one schedule-lock transaction: all of them
 // are written, or none (an import, a dry run that rolls back).
 type Batch struct {
-	s   *Service
-	tx  *schema.Store
-	ctx context.Context
+	s     *Service
+	tx    *schema.Store
+	ctx   context.Context
+	index *jobIndex
 }
 
 // Batch runs fn in one schedule-lock transaction, committed when fn
 // returns nil. Keep batches short: schedule rounds wait for them.
 func (s *Service) Batch(ctx context.Context, fn func(b *Batch) error) error {
 	return s.store.WithScheduleLock(ctx, func(tx *schema.Store) error {
-		return fn(&Batch{s: s, tx: tx, ctx: ctx})
+		return fn(&Batch{s: s, tx: tx, ctx: ctx, index: newJobIndex(tx)})
 	})
 }
 
@@ -336,12 +351,12 @@ func (b *Batch) Store() *schema.Store { return b.tx }
 
 // Apply is Service.Apply inside the batch.
 func (b *Batch) Apply(sp Spec, mode Mode, may MayUseGroup) (Applied, error) {
-	return b.s.apply(b.ctx, b.tx, sp, mode, may)
+	return b.s.apply(b.ctx, b, sp, mode, may)
 }
 
 // FindJob is Service.FindJob inside the batch.
 func (b *Batch) FindJob(id Identity) (schema.JobInfo, bool, error) {
-	return b.s.findJob(b.ctx, b.tx, id)
+	return findJob(b.ctx, b.index, id)
 }
 
 // FindGroup is Service.FindGroup inside the batch.

@@ -2,7 +2,9 @@ package jobs
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
@@ -88,23 +90,94 @@ func IdentityOf(j schema.JobInfo) Identity {
 	return Identity{Key: key, JobGroup: j.JobGroup, ExecutorHandler: str(j.ExecutorHandler), JobDesc: desc}
 }
 
-// findJob looks a job up by identity on st (the store or a transaction).
-// Several matches are a conflict the caller has to resolve by hand (give
-// the jobs keys or distinct descriptions).
-func (s *Service) findJob(ctx context.Context, st *schema.Store, id Identity) (schema.JobInfo, bool, error) {
-	var candidates []schema.JobInfo
+// jobLookup gives the jobs that may match an identity: every keyed job, or
+// every job of the identity's group.
+type jobLookup interface {
+	candidates(ctx context.Context, id Identity) ([]schema.JobInfo, error)
+}
+
+// storeLookup queries the store for every lookup.
+type storeLookup struct{ st *schema.Store }
+
+func (l storeLookup) candidates(ctx context.Context, id Identity) ([]schema.JobInfo, error) {
 	if id.Key != "" {
-		list, _, err := st.JobPageList(ctx, 0, 1000, schema.JobFilter{JobDesc: JoinKey("", id.Key)})
+		list, _, err := l.st.JobPageList(ctx, 0, 1<<30, schema.JobFilter{JobDesc: JoinKey("", id.Key)})
+		return list, err
+	}
+	return l.st.JobsByGroup(ctx, id.JobGroup)
+}
+
+// jobIndex serves the lookups of one batch from memory: each group's jobs,
+// and the keyed jobs, are read once, and every job the batch writes is
+// read back into it (refresh). Without it an import of n jobs of one group
+// reads the group n times over, all while holding the schedule lock. It
+// is only valid inside the batch's schedule-lock transaction, where no
+// other writer changes job identities.
+type jobIndex struct {
+	st     *schema.Store
+	jobs   map[int]schema.JobInfo
+	groups map[int]bool
+	keyed  bool
+}
+
+func newJobIndex(st *schema.Store) *jobIndex {
+	return &jobIndex{st: st, jobs: map[int]schema.JobInfo{}, groups: map[int]bool{}}
+}
+
+func (x *jobIndex) candidates(ctx context.Context, id Identity) ([]schema.JobInfo, error) {
+	if id.Key != "" && !x.keyed {
+		list, _, err := x.st.JobPageList(ctx, 0, 1<<30, schema.JobFilter{JobDesc: keyOpen})
 		if err != nil {
-			return schema.JobInfo{}, false, err
+			return nil, err
 		}
-		candidates = list
-	} else {
-		list, err := st.JobsByGroup(ctx, id.JobGroup)
+		x.add(list)
+		x.keyed = true
+	}
+	if id.Key == "" && !x.groups[id.JobGroup] {
+		list, err := x.st.JobsByGroup(ctx, id.JobGroup)
 		if err != nil {
-			return schema.JobInfo{}, false, err
+			return nil, err
 		}
-		candidates = list
+		x.add(list)
+		x.groups[id.JobGroup] = true
+	}
+	var out []schema.JobInfo
+	for _, j := range x.jobs {
+		if id.Key != "" || j.JobGroup == id.JobGroup {
+			out = append(out, j)
+		}
+	}
+	slices.SortFunc(out, func(a, b schema.JobInfo) int { return a.ID - b.ID })
+	return out, nil
+}
+
+func (x *jobIndex) add(list []schema.JobInfo) {
+	for _, j := range list {
+		x.jobs[j.ID] = j
+	}
+}
+
+// refresh reads a job the batch wrote back into the index.
+func (x *jobIndex) refresh(ctx context.Context, id int) error {
+	j, err := x.st.JobLoad(ctx, id)
+	if errors.Is(err, schema.ErrNotFound) {
+		delete(x.jobs, id)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	x.jobs[id] = j
+	return nil
+}
+
+// findJob looks a job up by identity. Several matches are a conflict the
+// caller has to resolve by hand (give the jobs keys or distinct
+// descriptions).
+func findJob(ctx context.Context, l jobLookup, id Identity) (schema.JobInfo, bool, error) {
+	candidates, err := l.candidates(ctx, id)
+	if err != nil {
+		return schema.JobInfo{}, false, err
 	}
 	var found []schema.JobInfo
 	for _, j := range candidates {
@@ -130,7 +203,7 @@ func (s *Service) findJob(ctx context.Context, st *schema.Store, id Identity) (s
 
 // FindJob looks a job up by identity; ok is false when none matches.
 func (s *Service) FindJob(ctx context.Context, id Identity) (j schema.JobInfo, ok bool, err error) {
-	return s.findJob(ctx, s.store, id)
+	return findJob(ctx, storeLookup{s.store}, id)
 }
 
 // findGroup looks an executor group up by its app name, which identifies a
