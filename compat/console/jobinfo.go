@@ -80,7 +80,7 @@ func (c *Console) jobinfoPageList(x *exchange) error {
 			return err
 		}
 	} else {
-		f.JobGroups = permittedIDs(x.user)
+		f.JobGroups = accessOf(x.user).GroupIDs()
 	}
 	list, total, err := c.store.JobPageList(x.ctx, start, length, f)
 	if err != nil {
@@ -207,7 +207,7 @@ func (c *Console) jobinfoTrigger(x *exchange) error {
 	if err != nil {
 		return err
 	}
-	if !mayUseTrimmed(x.user, j.JobGroup) {
+	if !accessOf(x.user).May(j.JobGroup) {
 		fail(x.w, c.text("system_permission_limit"))
 		return nil
 	}

@@ -81,7 +81,7 @@ func (c *Console) joblogPageList(x *exchange) error {
 	if err := c.checkGroup(x.user, p.jobGroup); err != nil {
 		return err
 	}
-	f := schema.LogFilter{JobGroup: p.jobGroup, JobID: p.jobID, LogStatus: p.logStatus, JobGroups: permittedIDs(x.user)}
+	f := schema.LogFilter{JobGroup: p.jobGroup, JobID: p.jobID, LogStatus: p.logStatus, JobGroups: accessOf(x.user).GroupIDs()}
 	f.From, f.To = c.filterTime(x.form.text("filterTime"))
 	list, total, err := c.store.LogPageList(x.ctx, p.start, p.length, f)
 	if err != nil {
@@ -146,7 +146,7 @@ func (c *Console) joblogDetailCat(x *exchange) error {
 	if err != nil {
 		return err
 	}
-	res, err := c.logs.Cat(x.ctx, logID, from, func(g int) bool { return mayUseTrimmed(x.user, g) })
+	res, err := c.logs.Cat(x.ctx, logID, from, accessOf(x.user).MayUse())
 	if err != nil {
 		return err // refusals answer {500, msg}; a foreign group the permission exception
 	}
@@ -173,7 +173,7 @@ func (c *Console) joblogKill(x *exchange) error {
 	if err != nil {
 		return err
 	}
-	msg, err := c.logs.Kill(x.ctx, int64(id), func(g int) bool { return mayUseTrimmed(x.user, g) }, x.user.Username)
+	msg, err := c.logs.Kill(x.ctx, int64(id), accessOf(x.user).MayUse(), x.user.Username)
 	var refused *jobs.ExecutorError
 	switch {
 	case errors.Is(err, jobs.ErrLogNotFound):

@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/core/jobs"
 )
 
 // Group permissions (console.md §1.2). An admin (role 1) may use every
@@ -29,24 +30,8 @@ func mayUse(u *schema.User, group int) bool {
 	return slices.Contains(strings.Split(*u.Permission, ","), strconv.Itoa(group))
 }
 
-// mayUseTrimmed is the trimmed reading of the group lists and "run once".
-func mayUseTrimmed(u *schema.User, group int) bool {
-	if u.Role == 1 {
-		return true
-	}
-	return slices.Contains(trimmedPermission(u), strconv.Itoa(group))
-}
-
-func trimmedPermission(u *schema.User) []string {
-	if u.Permission == nil {
-		return nil
-	}
-	p := strings.TrimFunc(*u.Permission, func(r rune) bool { return r <= ' ' })
-	if p == "" {
-		return nil
-	}
-	return strings.Split(p, ",")
-}
+// accessOf is the trimmed reading (jobs.Access, shared with the job API).
+func accessOf(u *schema.User) jobs.Access { return jobs.AccessOf(*u) }
 
 // checkGroup is Java's validJobGroupPermission: the permission exception
 // for a group the user may not use.
@@ -60,7 +45,7 @@ func (c *Console) checkGroup(u *schema.User, group int) error {
 // checkGroupTrimmed guards the endpoints Java leaves open, with the same
 // exception.
 func (c *Console) checkGroupTrimmed(u *schema.User, group int) error {
-	if !mayUseTrimmed(u, group) {
+	if !accessOf(u).May(group) {
 		return runtimeException(c.permissionText(u))
 	}
 	return nil
@@ -76,26 +61,12 @@ func (c *Console) permittedGroups(ctx context.Context, u *schema.User) ([]schema
 	if u.Role == 1 {
 		return all, nil
 	}
-	ids := trimmedPermission(u)
+	a := accessOf(u)
 	out := all[:0]
 	for _, g := range all {
-		if slices.Contains(ids, strconv.Itoa(g.ID)) {
+		if a.May(g.ID) {
 			out = append(out, g)
 		}
 	}
 	return out, nil
-}
-
-// permittedIDs is the group id filter of a normal user's lists (nil = all).
-func permittedIDs(u *schema.User) []int {
-	if u.Role == 1 {
-		return nil
-	}
-	ids := []int{}
-	for _, s := range trimmedPermission(u) {
-		if n, err := strconv.Atoi(s); err == nil {
-			ids = append(ids, n)
-		}
-	}
-	return ids
 }
