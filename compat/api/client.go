@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -15,8 +16,10 @@ import (
 // Defaults of [ClientConfig].
 const (
 	DefaultClientTimeout       = 3 * time.Second
+	DefaultCallLimit           = 10 * time.Second
 	DefaultMaxIdleConnsPerHost = 64
-	DefaultMaxResponseBytes    = 64 << 20
+	DefaultMaxResponseBytes    = 64 << 10
+	DefaultMaxLogResponseBytes = 16 << 20
 )
 
 // ClientConfig configures [NewClient].
@@ -27,16 +30,25 @@ type ClientConfig struct {
 	// Timeout is both the connect timeout and the read timeout (default
 	// 3 s, fixed in Java 2.4.x, §3.1). Like Java's socket read timeout it
 	// bounds each wait for data — the response headers and every read of
-	// the body — not the whole exchange; bound that with the context.
+	// the body — not the whole exchange; CallLimit bounds that.
 	Timeout time.Duration
+	// CallLimit bounds a whole call — connect, request, headers and body
+	// (default DefaultCallLimit). Java has none: an executor that answers
+	// one byte every 2 s holds a Java trigger thread forever, because its
+	// read timeout restarts with every byte.
+	CallLimit time.Duration
 	// MaxIdleConnsPerHost is the keep-alive pool per executor (default
 	// DefaultMaxIdleConnsPerHost): a busy executor receives many
 	// concurrent triggers.
 	MaxIdleConnsPerHost int
-	// MaxResponseBytes caps an executor's answer (default
-	// DefaultMaxResponseBytes; a /log page is the only large one). Java
-	// has no cap.
+	// MaxResponseBytes caps the answer of /run, /beat, /idleBeat and
+	// /kill (default DefaultMaxResponseBytes): a ReturnT with a short msg.
+	// Java has no cap; a 50 MB answer cost it (and us, before the cap)
+	// about 140 MB per trigger in flight.
 	MaxResponseBytes int64
+	// MaxLogResponseBytes caps the answer of /log, a page of an execution
+	// log (default DefaultMaxLogResponseBytes).
+	MaxLogResponseBytes int64
 	// VerifyTLS turns on certificate and host-name verification for https
 	// executor addresses. Off by default because the Java admin accepts
 	// every certificate (§3.1): executors behind self-signed certificates
@@ -52,7 +64,9 @@ type ClientConfig struct {
 type Client struct {
 	token    string
 	timeout  time.Duration
+	limit    time.Duration
 	maxBody  int64
+	maxLog   int64
 	http     *http.Client
 	idleConn func()
 }
@@ -65,8 +79,14 @@ func NewClient(cfg ClientConfig) *Client {
 	if cfg.MaxIdleConnsPerHost <= 0 {
 		cfg.MaxIdleConnsPerHost = DefaultMaxIdleConnsPerHost
 	}
+	if cfg.CallLimit <= 0 {
+		cfg.CallLimit = DefaultCallLimit
+	}
 	if cfg.MaxResponseBytes <= 0 {
 		cfg.MaxResponseBytes = DefaultMaxResponseBytes
+	}
+	if cfg.MaxLogResponseBytes <= 0 {
+		cfg.MaxLogResponseBytes = DefaultMaxLogResponseBytes
 	}
 	dialer := &net.Dialer{Timeout: cfg.Timeout, KeepAlive: 30 * time.Second}
 	transport := &http.Transport{
@@ -88,7 +108,9 @@ func NewClient(cfg ClientConfig) *Client {
 	return &Client{
 		token:   cfg.AccessToken,
 		timeout: cfg.Timeout,
+		limit:   cfg.CallLimit,
 		maxBody: cfg.MaxResponseBytes,
+		maxLog:  cfg.MaxLogResponseBytes,
 		http: &http.Client{
 			Transport: transport,
 			// A redirect is reported as a bad status instead of being
@@ -105,28 +127,28 @@ func (c *Client) CloseIdleConnections() { c.idleConn() }
 
 // Run sends a trigger (§3.4).
 func (c *Client) Run(ctx context.Context, address string, p TriggerParam) ReturnT[string] {
-	return call[string](ctx, c, address, "run", p)
+	return call[string](ctx, c, address, "run", p, c.maxBody)
 }
 
 // Beat probes an executor for FAILOVER (§3.2); the body is the JSON string
 // "" as the Java client sends it.
 func (c *Client) Beat(ctx context.Context, address string) ReturnT[string] {
-	return call[string](ctx, c, address, "beat", "")
+	return call[string](ctx, c, address, "beat", "", c.maxBody)
 }
 
 // IdleBeat probes a job thread for BUSYOVER (§3.3).
 func (c *Client) IdleBeat(ctx context.Context, address string, p IdleBeatParam) ReturnT[string] {
-	return call[string](ctx, c, address, "idleBeat", p)
+	return call[string](ctx, c, address, "idleBeat", p, c.maxBody)
 }
 
 // Kill stops a job thread (§3.5).
 func (c *Client) Kill(ctx context.Context, address string, p KillParam) ReturnT[string] {
-	return call[string](ctx, c, address, "kill", p)
+	return call[string](ctx, c, address, "kill", p, c.maxBody)
 }
 
 // Log reads a page of an execution log (§3.6).
 func (c *Client) Log(ctx context.Context, address string, p LogParam) ReturnT[LogResult] {
-	return call[LogResult](ctx, c, address, "log", p)
+	return call[LogResult](ctx, c, address, "log", p, c.maxLog)
 }
 
 // ExecutorURL joins an executor address and a path word as Java does
@@ -139,8 +161,9 @@ func ExecutorURL(address, word string) string {
 	return a + word
 }
 
-// call performs one POST and interprets the answer (§3.1).
-func call[T any](ctx context.Context, c *Client, address, word string, param any) ReturnT[T] {
+// call performs one POST and interprets the answer (§3.1), reading at most
+// maxBody bytes of it within the call limit.
+func call[T any](ctx context.Context, c *Client, address, word string, param any, maxBody int64) ReturnT[T] {
 	url := ExecutorURL(address, word)
 	if isTrimBlank(address) {
 		// Java has no client for a blank address and the caller fails
@@ -151,7 +174,7 @@ func call[T any](ctx context.Context, c *Client, address, word string, param any
 	if err != nil {
 		return remotingError[T]("encode request: "+err.Error(), url)
 	}
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel := context.WithTimeout(ctx, c.limit)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
@@ -166,6 +189,9 @@ func call[T any](ctx context.Context, c *Client, address, word string, param any
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return remotingError[T](c.overLimit(), url)
+		}
 		return remotingError[T](transportErrorText(err, false), url)
 	}
 	defer func() { _ = resp.Body.Close() }()
@@ -173,15 +199,23 @@ func call[T any](ctx context.Context, c *Client, address, word string, param any
 		discard(resp.Body)
 		return Fail[T]("xxl-job remoting fail, StatusCode(" + strconv.Itoa(resp.StatusCode) + ") invalid. for url : " + url)
 	}
-	text, failure := readAnswer(resp.Body, c.timeout, cancel, c.maxBody)
-	if failure != "" {
+	answer, failure := readAnswer(resp, c.timeout, cancel, maxBody)
+	switch {
+	case failure != "" && errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return remotingError[T](c.overLimit(), url)
+	case failure != "":
 		return remotingError[T](failure, url)
 	}
-	r, err := DecodeReturnT[T]([]byte(text))
+	r, err := DecodeReturnT[T](answer)
 	if err != nil {
-		return Fail[T]("xxl-job remoting (url=" + url + ") response content invalid(" + text + ").")
+		return Fail[T]("xxl-job remoting (url=" + url + ") response content invalid(" + string(answer) + ").")
 	}
 	return r
+}
+
+// overLimit is the failure text of a call that outlasted the call limit.
+func (c *Client) overLimit() string {
+	return "Read timed out (no complete answer within " + c.limit.String() + ")"
 }
 
 func remotingError[T any](msg, url string) ReturnT[T] {

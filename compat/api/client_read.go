@@ -1,14 +1,16 @@
 package api
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"net/url"
-	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 )
 
 // readAnswer reads an executor's answer the way Java's client does (§3.1):
@@ -17,25 +19,55 @@ import (
 // storable in a utf8mb4 column when it lands in trigger_msg. Each read may
 // wait at most idle for data, like a socket read timeout; cancel aborts the
 // request when it expires. A non-empty failure is the transport error text.
-func readAnswer(body io.Reader, idle time.Duration, cancel func(), limit int64) (text, failure string) {
+//
+// The body is read once into one buffer of at most limit bytes (sized from
+// Content-Length when the executor sent one) and the line breaks are
+// removed in place, so an answer costs its own size in memory, not a
+// multiple of it; a body over the limit is abandoned at limit+1 bytes.
+func readAnswer(resp *http.Response, idle time.Duration, cancel func(), limit int64) (answer []byte, failure string) {
+	if resp.ContentLength > limit {
+		return nil, fmt.Sprintf("response body larger than %d bytes", limit)
+	}
 	var expired atomic.Bool
 	timer := time.AfterFunc(idle, func() {
 		expired.Store(true)
 		cancel()
 	})
 	defer timer.Stop()
-	r := &idleReader{r: io.LimitReader(body, limit+1), timer: timer, idle: idle}
-	b, err := io.ReadAll(r)
+	size := 512
+	if resp.ContentLength > 0 {
+		size = int(resp.ContentLength) + 1 // +1: EOF is seen without growing
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size))
+	r := &idleReader{r: io.LimitReader(resp.Body, limit+1), timer: timer, idle: idle}
+	_, err := buf.ReadFrom(r)
 	switch {
 	case err != nil && expired.Load():
-		return "", readTimedOut
+		return nil, readTimedOut
 	case err != nil:
-		return "", transportErrorText(err, true)
-	case int64(len(b)) > limit:
-		return "", fmt.Sprintf("response body larger than %d bytes", limit)
+		return nil, transportErrorText(err, true)
+	case int64(buf.Len()) > limit:
+		return nil, fmt.Sprintf("response body larger than %d bytes", limit)
 	}
-	text = strings.NewReplacer("\r", "", "\n", "").Replace(string(b))
-	return strings.ToValidUTF8(text, "\uFFFD"), ""
+	b := dropLineBreaks(buf.Bytes())
+	if !utf8.Valid(b) {
+		b = bytes.ToValidUTF8(b, []byte("\uFFFD"))
+	}
+	return b, ""
+}
+
+// dropLineBreaks removes every CR and LF in place.
+func dropLineBreaks(b []byte) []byte {
+	if bytes.IndexAny(b, "\r\n") < 0 {
+		return b
+	}
+	out := b[:0]
+	for _, c := range b {
+		if c != '\r' && c != '\n' {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // readTimedOut is the JDK's SocketTimeoutException text.

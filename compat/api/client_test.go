@@ -287,3 +287,72 @@ func assertRemotingError[T any](t *testing.T, got ReturnT[T], detail, url string
 		t.Errorf("got %q, want detail %q", msg, detail)
 	}
 }
+
+// Attack 2 (slow drip): an executor that answers a 200 header and then one
+// byte at a time, each within the read timeout, is given up after the call
+// limit; Java's per-read timeout restarts with every byte and never ends.
+func TestAttackSlowDripExecutor(t *testing.T) {
+	stop := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(200)
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-r.Context().Done():
+				return
+			case <-tick.C:
+				if _, err := io.WriteString(w, " "); err != nil {
+					return
+				}
+				w.(http.Flusher).Flush()
+			}
+		}
+	}))
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(stop) })
+	c := newTestClient(t, ClientConfig{Timeout: time.Second, CallLimit: 200 * time.Millisecond})
+	want := "Read timed out (no complete answer within 200ms)"
+	assertRemotingError(t, c.Run(context.Background(), srv.URL, TriggerParam{JobID: 1}), want, srv.URL+"/run")
+	assertRemotingError(t, c.Beat(context.Background(), srv.URL), want, srv.URL+"/beat")
+	assertRemotingError(t, c.Log(context.Background(), srv.URL, LogParam{LogID: 1}), want, srv.URL+"/log")
+}
+
+// Attack 3 (huge answers): /run, /beat, /idleBeat and /kill answers are
+// capped at MaxResponseBytes — streamed or announced — and /log has its own
+// larger cap.
+func TestAttackHugeExecutorAnswer(t *testing.T) {
+	page := `{"code":200,"content":{"fromLineNum":1,"toLineNum":1,"logContent":"` + strings.Repeat("x", 200<<10) + `","isEnd":true}}`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/log":
+			_, _ = io.WriteString(w, page)
+		case "/kill": // announced: refused before a byte is read
+			w.Header().Set("Content-Length", strconv.Itoa(50<<20))
+			w.WriteHeader(200)
+		default: // streamed without a length: abandoned at the cap
+			w.WriteHeader(200)
+			chunk := strings.Repeat("y", 32<<10)
+			for range 50 << 20 / len(chunk) {
+				if _, err := io.WriteString(w, chunk); err != nil {
+					return
+				}
+			}
+		}
+	}))
+	t.Cleanup(srv.Close)
+	c := newTestClient(t, ClientConfig{})
+	want := "response body larger than 65536 bytes"
+	assertRemotingError(t, c.Run(context.Background(), srv.URL, TriggerParam{}), want, srv.URL+"/run")
+	assertRemotingError(t, c.Beat(context.Background(), srv.URL), want, srv.URL+"/beat")
+	assertRemotingError(t, c.IdleBeat(context.Background(), srv.URL, IdleBeatParam{}), want, srv.URL+"/idleBeat")
+	assertRemotingError(t, c.Kill(context.Background(), srv.URL, KillParam{}), want, srv.URL+"/kill")
+	got := c.Log(context.Background(), srv.URL, LogParam{LogID: 1})
+	if !got.OK() || got.Content == nil || len(got.Content.LogContent) != 200<<10 {
+		t.Fatalf("log page refused: %d %.200s", got.Code, got.MsgText())
+	}
+	small := newTestClient(t, ClientConfig{MaxLogResponseBytes: 100 << 10})
+	assertRemotingError(t, small.Log(context.Background(), srv.URL, LogParam{LogID: 1}), "response body larger than 102400 bytes", srv.URL+"/log")
+}
