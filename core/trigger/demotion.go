@@ -15,28 +15,73 @@ const (
 
 // demotion counts each job's slow triggers in the current minute of the
 // admin clock (epoch ms / 60000, scheduler.md §13).
+//
+// Beyond Java, which only counts a trigger once it has finished, a job
+// also goes to the slow pool while one of its triggers has been running
+// longer than slowCost: a trigger stuck on an executor that never finishes
+// its answer counts at once, so a job whose every trigger hangs holds at
+// most the fast workers of its last half second instead of all of them.
 type demotion struct {
-	mu     sync.Mutex
-	minute int64
-	counts map[int]int
+	mu       sync.Mutex
+	minute   int64
+	counts   map[int]int
+	next     uint64
+	inFlight map[int]map[uint64]time.Time // job → its running triggers' starts
+	routed   int64                        // triggers sent to the slow pool
 }
 
-func newDemotion() *demotion { return &demotion{counts: map[int]int{}} }
+func newDemotion() *demotion {
+	return &demotion{counts: map[int]int{}, inFlight: map[int]map[uint64]time.Time{}}
+}
 
 // slow reports whether the job's next trigger belongs in the slow pool.
-// Unlike Java, a new minute ends every demotion at once instead of at the
-// next finished trigger.
+// Unlike Java, a new minute ends every count-based demotion at once
+// instead of at the next finished trigger.
 func (d *demotion) slow(jobID int, now time.Time) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.roll(now)
-	return d.counts[jobID] > slowLimit
+	s := d.counts[jobID] > slowLimit || d.stuck(jobID, now)
+	if s {
+		d.routed++
+	}
+	return s
 }
 
-// record notes a finished trigger and how long it took.
-func (d *demotion) record(jobID int, cost time.Duration, now time.Time) {
+// stuck reports whether a trigger of the job has run longer than slowCost.
+func (d *demotion) stuck(jobID int, now time.Time) bool {
+	for _, start := range d.inFlight[jobID] {
+		if now.Sub(start) > slowCost {
+			return true
+		}
+	}
+	return false
+}
+
+// begin notes a trigger that starts running; the token ends it.
+func (d *demotion) begin(jobID int, now time.Time) uint64 {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	d.next++
+	m := d.inFlight[jobID]
+	if m == nil {
+		m = map[uint64]time.Time{}
+		d.inFlight[jobID] = m
+	}
+	m[d.next] = now
+	return d.next
+}
+
+// end notes a finished trigger and how long it took.
+func (d *demotion) end(jobID int, token uint64, cost time.Duration, now time.Time) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if m := d.inFlight[jobID]; m != nil {
+		delete(m, token)
+		if len(m) == 0 {
+			delete(d.inFlight, jobID)
+		}
+	}
 	d.roll(now)
 	if cost > slowCost {
 		d.counts[jobID]++
@@ -54,7 +99,27 @@ func (d *demotion) demoted(now time.Time) int {
 			n++
 		}
 	}
+	for id := range d.inFlight {
+		if d.counts[id] <= slowLimit && d.stuck(id, now) {
+			n++
+		}
+	}
 	return n
+}
+
+// stats returns the triggers sent to the slow pool so far and those
+// running longer than slowCost now.
+func (d *demotion) stats(now time.Time) (routed int64, stuck int) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, m := range d.inFlight {
+		for _, start := range m {
+			if now.Sub(start) > slowCost {
+				stuck++
+			}
+		}
+	}
+	return d.routed, stuck
 }
 
 func (d *demotion) roll(now time.Time) {

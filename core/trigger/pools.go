@@ -211,9 +211,10 @@ func (p *Pools) run(req Request) {
 		return
 	}
 	start := p.now()
+	token := p.demote.begin(req.JobID, start)
 	defer func() {
 		end := p.now()
-		p.demote.record(req.JobID, end.Sub(start), end)
+		p.demote.end(req.JobID, token, end.Sub(start), end)
 		if v := recover(); v != nil {
 			log.Error().Interface("panic", v).Msg("trigger panicked")
 		}
@@ -263,10 +264,15 @@ func (p *Pools) recordRejections() {
 type Stats struct {
 	Fast, Slow PoolStats
 	Rejected   int64 // triggers refused since start
-	Demoted    int   // jobs in the slow pool this minute
+	Demoted    int   // jobs in the slow pool now (slow this minute, or stuck)
+	SlowRouted int64 // triggers sent to the slow pool since start
+	Stuck      int   // triggers running longer than 500 ms now
 }
 
 // Stats reports queue lengths, workers and rejections, for metrics.
 func (p *Pools) Stats() Stats {
-	return Stats{Fast: p.fast.stats(), Slow: p.slow.stats(), Rejected: p.rejected.Load(), Demoted: p.demote.demoted(p.now())}
+	now := p.now()
+	routed, stuck := p.demote.stats(now)
+	return Stats{Fast: p.fast.stats(), Slow: p.slow.stats(), Rejected: p.rejected.Load(),
+		Demoted: p.demote.demoted(now), SlowRouted: routed, Stuck: stuck}
 }

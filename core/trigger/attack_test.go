@@ -1,0 +1,111 @@
+package trigger
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/xxl-admin-go/xxl-admin-go/compat/api"
+	"github.com/xxl-admin-go/xxl-admin-go/compat/i18n"
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+)
+
+// Attack 2 (slow drip), the pool side: a trigger stuck on its executor for
+// more than 500 ms sends the job's next triggers to the slow pool at once,
+// so 40 jobs whose every trigger hangs cannot take the fast pool's workers
+// and a healthy job still runs.
+func TestAttackSlowDripStarvation(t *testing.T) {
+	clock := &fakeClock{now: time.UnixMilli(60_000 * 29_000_000)}
+	release := make(chan struct{})
+	started := make(chan int, 1000)
+	healthy := make(chan struct{}, 1)
+	p := startPools(t, PoolConfig{Now: clock.Now}, funcRunner(func(ctx context.Context, req Request) error {
+		if req.JobID == 999 {
+			healthy <- struct{}{}
+			return nil
+		}
+		started <- req.JobID
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return nil
+	}))
+	t.Cleanup(func() { close(release) }) // before p.Stop (cleanups run in reverse)
+	const bad = 40
+	for id := 1; id <= bad; id++ {
+		if err := p.Submit(Request{JobID: id, Type: TypeCron}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range bad {
+		<-started
+	}
+	clock.Advance(600 * time.Millisecond) // every bad trigger is now stuck
+	if st := p.Stats(); st.Stuck != bad || st.Demoted != bad {
+		t.Fatalf("stuck %d demoted %d, want %d", st.Stuck, st.Demoted, bad)
+	}
+	// Each bad job fires five more times: all of those go to the slow pool.
+	for range 5 {
+		for id := 1; id <= bad; id++ {
+			if err := p.Submit(Request{JobID: id, Type: TypeCron}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := p.Submit(Request{JobID: 999, Type: TypeCron}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-healthy:
+	case <-time.After(10 * time.Second): // a guard: the healthy job runs at once when it works
+		t.Fatalf("the healthy job did not run beside %d hanging jobs: %+v", bad, p.Stats())
+	}
+	st := p.Stats()
+	if st.Fast.Workers > bad+1 || st.SlowRouted != 5*bad {
+		t.Errorf("fast workers %d (want at most %d), slow-routed %d (want %d)", st.Fast.Workers, bad+1, st.SlowRouted, 5*bad)
+	}
+}
+
+// Attack 2 (slow drip), the flow side: the trigger ends at the call limit
+// with a failed row (Java's stays at trigger_code 0 forever).
+func TestAttackSlowDripTriggerFails(t *testing.T) {
+	stop := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(200)
+		w.(http.Flusher).Flush()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-r.Context().Done():
+				return
+			case <-time.After(20 * time.Millisecond):
+				if _, err := io.WriteString(w, " "); err != nil {
+					return
+				}
+				w.(http.Flusher).Flush()
+			}
+		}
+	}))
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(stop) })
+	s := openSQLite(t)
+	client := api.NewClient(api.ClientConfig{CallLimit: 300 * time.Millisecond})
+	t.Cleanup(client.CloseIdleConnections)
+	flow := NewFlow(FlowConfig{Store: s, Client: client, Texts: i18n.Load("en"), AdminAddress: "10.0.0.2", Log: zerolog.Nop()})
+	job := seedJob(t, s, jobSpec{addressList: schema.Ptr(srv.URL + "/")})
+	if err := flow.Trigger(context.Background(), Request{JobID: job.ID, Type: TypeCron, FailRetryCount: -1}); err != nil {
+		t.Fatal(err)
+	}
+	row := logsOf(t, s, job.ID)[0]
+	if row.TriggerCode != 500 || !strings.Contains(str(row.TriggerMsg), "Read timed out (no complete answer within 300ms)") {
+		t.Errorf("code %d msg %s", row.TriggerCode, str(row.TriggerMsg))
+	}
+}
