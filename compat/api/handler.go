@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/xxl-admin-go/xxl-admin-go/internal/loglimit"
 )
 
 // Registry stores executor registrations (§2.4). Implementations should be
@@ -85,14 +87,15 @@ func NewHandler(cfg HandlerConfig, reg Registry, cb Callbacks, log zerolog.Logge
 	if cfg.NotRouted == nil {
 		cfg.NotRouted = http.NotFoundHandler()
 	}
-	return &handler{cfg: cfg, reg: reg, cb: cb, log: log}
+	return &handler{cfg: cfg, reg: reg, cb: cb, log: log, repeats: loglimit.NewRepeats(0, nil)}
 }
 
 type handler struct {
-	cfg HandlerConfig
-	reg Registry
-	cb  Callbacks
-	log zerolog.Logger
+	cfg     HandlerConfig
+	reg     Registry
+	cb      Callbacks
+	log     zerolog.Logger
+	repeats *loglimit.Repeats // warnings any client can provoke
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -101,19 +104,22 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.cfg.NotRouted.ServeHTTP(w, r)
 		return
 	}
-	log := h.log.With().Str("uri", uri).Str("remote", r.RemoteAddr).Logger()
+	log := h.log.With().Str("uri", loglimit.Cut(uri)).Str("remote", r.RemoteAddr).Logger()
 	switch {
 	case !strings.EqualFold(r.Method, http.MethodPost):
-		writeFail(w, msgMethod)
+		refuse(w, r, msgMethod)
 		return
 	case isTrimBlank(uri):
-		writeFail(w, msgURIEmpty)
+		refuse(w, r, msgURIEmpty)
 		return
 	}
 	header, present := tokenHeader(r.Header)
 	if !TokenAccepted(h.cfg.AccessToken, header, present) {
-		log.Warn().Bool("token_sent", present).Msg("api: access token rejected")
-		writeFail(w, msgToken)
+		if ok, n := h.repeats.Allow("token"); ok {
+			log.Warn().Bool("token_sent", present).Int("suppressed", n).
+				Msg("api: access token rejected (repeats are summarised once a minute)")
+		}
+		refuse(w, r, msgToken)
 		return
 	}
 	var serve func(ctx context.Context, body []byte, log zerolog.Logger) string
@@ -125,13 +131,15 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case "registryRemove":
 		serve = h.registry(h.reg.RegistryRemove)
 	default:
-		writeFail(w, "invalid request, uri-mapping("+uri+") not found.")
+		refuse(w, r, "invalid request, uri-mapping("+uri+") not found.")
 		return
 	}
 	body, msg := h.readBody(w, r)
 	if msg != "" {
-		log.Warn().Str("reason", msg).Msg("api: request body refused")
-		writeFail(w, msg)
+		if ok, n := h.repeats.Allow("body"); ok {
+			log.Warn().Str("reason", msg).Int("suppressed", n).Msg("api: request body refused")
+		}
+		refuse(w, r, msg)
 		return
 	}
 	if msg := serve(r.Context(), body, log); msg != "" {
@@ -139,6 +147,21 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, successBody)
+}
+
+// refuse answers a request whose body is left unread, and closes the
+// connection after the answer without reading the rest: net/http would
+// otherwise drain up to 256 KiB of it, waiting as long as the client wants
+// — 50 clients announcing a body they never send held their connections
+// (and file descriptors) forever.
+func refuse(w http.ResponseWriter, r *http.Request, msg string) {
+	if r.ContentLength != 0 {
+		w.Header().Set("Connection", "close")
+		// A deadline in the past makes the drain fail at once; the answer
+		// is already buffered and is written before the body is closed.
+		_ = http.NewResponseController(w).SetReadDeadline(time.Now())
+	}
+	writeFail(w, msg)
 }
 
 // tokenHeader returns the first value of the token header, as the

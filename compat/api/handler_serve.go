@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/xxl-admin-go/xxl-admin-go/internal/loglimit"
 )
 
 // registry serves registry and registryRemove; it returns the failure msg
@@ -21,8 +23,12 @@ func (h *handler) registry(store func(context.Context, RegistryParam) error) fun
 		if !p.Valid() {
 			return msgIllegalArg
 		}
+		if tooLong := p.TooLong(); tooLong != "" {
+			return msgIllegalArg + " " + tooLong
+		}
 		if err := callWithin(ctx, h.cfg.CallTimeout, func(ctx context.Context) error { return store(ctx, p) }); err != nil {
-			log.Error().Err(err).Str("key", p.RegistryKey).Str("value", p.RegistryValue).Msg("api: registry not stored")
+			log.Error().Err(err).Str("key", loglimit.Cut(p.RegistryKey)).Str("value", loglimit.Cut(p.RegistryValue)).
+				Msg("api: registry not stored")
 			return failureMsg("registry", err, h.cfg.CallTimeout)
 		}
 		return ""

@@ -3,6 +3,7 @@ package api
 import (
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -218,5 +219,98 @@ func TestHandlerNotRoutedDelegates(t *testing.T) {
 	h := NewHandler(HandlerConfig{NotRouted: login}, store, store, zerolog.Nop())
 	if status, _ := serve(t, h, "POST", "/xxl-job-admin/api/a/b", nil, ""); status != http.StatusFound {
 		t.Errorf("status %d", status)
+	}
+}
+
+// Attack 1 (stalled request bodies): a client that announces a body and
+// never sends it is answered and its connection closed at once when the
+// request is refused before the body is read (wrong token, unknown uri,
+// wrong method); net/http would otherwise wait for the body forever.
+func TestAttackStalledBodyRefused(t *testing.T) {
+	store := &fakeStore{}
+	srv := httptest.NewServer(http.StripPrefix("/xxl-job-admin", NewHandler(HandlerConfig{AccessToken: testToken}, store, store, zerolog.Nop())))
+	t.Cleanup(srv.Close)
+	for _, tt := range []struct{ name, request string }{
+		{"wrong token", "POST /xxl-job-admin/api/registry HTTP/1.1\r\nHost: x\r\nXXL-JOB-ACCESS-TOKEN: wrong\r\nContent-Length: 100\r\n\r\n"},
+		{"no token", "POST /xxl-job-admin/api/callback HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n"},
+		{"unknown uri", "POST /xxl-job-admin/api/nope HTTP/1.1\r\nHost: x\r\nXXL-JOB-ACCESS-TOKEN: " + testToken + "\r\nContent-Length: 100\r\n\r\n"},
+		{"wrong method", "PUT /xxl-job-admin/api/registry HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n"},
+		{"chunked", "POST /xxl-job-admin/api/registry HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			if _, err := io.WriteString(conn, tt.request); err != nil {
+				t.Fatal(err)
+			}
+			// A guard only: the server closes at once when it works.
+			_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+			all, err := io.ReadAll(conn) // returns when the server closes
+			if err != nil {
+				t.Fatalf("connection held open: %v (read %q)", err, all)
+			}
+			if !strings.HasPrefix(string(all), "HTTP/1.1 200 OK\r\n") || !strings.Contains(string(all), `"code":500`) {
+				t.Errorf("answer %q", all)
+			}
+		})
+	}
+	if store.calls() != 0 {
+		t.Errorf("%d calls reached the store", store.calls())
+	}
+}
+
+// Attack 9 (length checks depend on the backend): a registration longer
+// than its column is refused up front with Java's Illegal Argument answer,
+// before any store sees it, so SQLite and MariaDB answer alike.
+func TestAttackOverlongRegistration(t *testing.T) {
+	tok := map[string]string{TokenHeader: testToken}
+	huge := strings.Repeat("x", 1<<20)
+	for _, tt := range []struct{ name, body, want string }{
+		{"1 MiB value", `{"registryGroup":"EXECUTOR","registryKey":"k","registryValue":"` + huge + `"}`, "Illegal Argument. registryValue is longer than 255 characters."},
+		{"long key", `{"registryGroup":"EXECUTOR","registryKey":"` + strings.Repeat("k", 256) + `","registryValue":"v"}`, "Illegal Argument. registryKey is longer than 255 characters."},
+		{"long group", `{"registryGroup":"` + strings.Repeat("g", 51) + `","registryKey":"k","registryValue":"v"}`, "Illegal Argument. registryGroup is longer than 50 characters."},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			store := &fakeStore{}
+			h := NewHandler(HandlerConfig{AccessToken: testToken, MaxBodyBytes: 20 << 20}, store, store, zerolog.Nop())
+			for _, uri := range []string{"registry", "registryRemove"} {
+				if _, got := serve(t, h, "POST", "/xxl-job-admin/api/"+uri, tok, tt.body); got != failBody(tt.want) {
+					t.Errorf("%s: %.200s", uri, got)
+				}
+			}
+			if store.calls() != 0 {
+				t.Errorf("%d calls reached the store", store.calls())
+			}
+		})
+	}
+	// 255 four-byte characters fit: the limit counts characters, as MySQL does.
+	store := &fakeStore{}
+	h := NewHandler(HandlerConfig{AccessToken: testToken}, store, store, zerolog.Nop())
+	body := `{"registryGroup":"EXECUTOR","registryKey":"k","registryValue":"` + strings.Repeat("😀", 255) + `"}`
+	if _, got := serve(t, h, "POST", "/xxl-job-admin/api/registry", tok, body); got != successBody {
+		t.Errorf("255 characters refused: %s", got)
+	}
+}
+
+// Attack 10 (log amplification): wrong tokens are logged once a minute,
+// and a refused registration's value is cut in the log.
+func TestAttackLogAmplification(t *testing.T) {
+	var buf strings.Builder
+	store := &fakeStore{err: errors.New("database down")}
+	h := NewHandler(HandlerConfig{AccessToken: testToken}, store, store, zerolog.New(&buf))
+	for range 1000 {
+		serve(t, h, "POST", "/xxl-job-admin/api/registry", map[string]string{TokenHeader: "wrong"}, regBody)
+	}
+	big := `{"registryGroup":"EXECUTOR","registryKey":"k","registryValue":"` + strings.Repeat("😀", 255) + `"}`
+	serve(t, h, "POST", "/xxl-job-admin/api/registry", map[string]string{TokenHeader: testToken}, big)
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("%d log lines for 1000 wrong tokens and one failed registration:\n%s", len(lines), buf.String())
+	}
+	if len(lines[1]) > 1024 {
+		t.Errorf("log line of %d bytes: %s", len(lines[1]), lines[1])
 	}
 }

@@ -3,6 +3,8 @@ package api
 import (
 	"encoding/json"
 	"errors"
+	"strconv"
+	"unicode/utf8"
 )
 
 // RegistryParam is the body of /api/registry and /api/registryRemove
@@ -58,4 +60,33 @@ func (p *RegistryParam) member(key string, raw json.RawMessage) (err error) {
 // contain a non-whitespace character (Spring's StringUtils.hasText).
 func (p RegistryParam) Valid() bool {
 	return hasText(p.RegistryGroup) && hasText(p.RegistryKey) && hasText(p.RegistryValue)
+}
+
+// Column sizes of xxl_job_registry in characters (schema.md §1:
+// registry_group varchar(50), registry_key and registry_value
+// varchar(255)).
+const (
+	MaxRegistryGroup = 50
+	MaxRegistryKey   = 255
+	MaxRegistryValue = 255
+)
+
+// TooLong names the first member longer than its column, or "" when all
+// fit. Java leaves this to the database: MariaDB refuses the row (and Java
+// only logs it), SQLite stores 10 MiB; checking here gives every backend
+// the same answer, before anything is stored.
+func (p RegistryParam) TooLong() string {
+	for _, m := range []struct {
+		name, value string
+		max         int
+	}{
+		{"registryGroup", p.RegistryGroup, MaxRegistryGroup},
+		{"registryKey", p.RegistryKey, MaxRegistryKey},
+		{"registryValue", p.RegistryValue, MaxRegistryValue},
+	} {
+		if utf8.RuneCountInString(m.value) > m.max {
+			return m.name + " is longer than " + strconv.Itoa(m.max) + " characters."
+		}
+	}
+	return ""
 }
