@@ -26,10 +26,12 @@ type Options struct {
 	Ready   func(addr net.Addr) // called once the listener is open (tests)
 	Clock   clock.Clock         // the one clock every component uses; the system clock when nil
 	Tuning  Tuning              // test-only overrides of the Java intervals
+	// ConnState, when set (tests), sees every HTTP connection change state.
+	ConnState func(net.Conn, http.ConnState)
 }
 
 // Tuning shortens the helper intervals for tests; zero values keep the Java
-// constants (registry 30 s, fail monitor 10 s, lost-job 60 s, report 60 s).
+// constants (registry 30 s, fail monitor 10 s, lost-job 60 s, report 60 s)
 type Tuning struct {
 	RegistryInterval time.Duration
 	FailInterval     time.Duration
@@ -57,6 +59,11 @@ func Run(ctx context.Context, cfg *config.Config, log zerolog.Logger, opt Option
 		return err
 	}
 
+	warnings := securityWarnings(cfg)
+	for _, w := range warnings {
+		log.Warn().Str("security", "access-token").Msg("SECURITY: " + w)
+	}
+
 	parts, err := build(cfg, store, secret, opt, log)
 	if err != nil {
 		return err
@@ -66,10 +73,11 @@ func Run(ctx context.Context, cfg *config.Config, log zerolog.Logger, opt Option
 	// Take the port before any component runs, so a port in use fails
 	// start-up before the schedule loop has fired anything.
 	addr := net.JoinHostPort(cfg.ServerAddress, strconv.Itoa(cfg.ServerPort))
-	ln, err := net.Listen("tcp", addr)
+	tcp, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("listen on server.port %d: %w", cfg.ServerPort, err)
 	}
+	ln := newLimitListener(tcp, connectionCap(cfg.HTTP.MaxConnections, fileLimit(), log), log)
 	defer ln.Close()
 
 	var components lifecycle.Group
@@ -80,9 +88,15 @@ func Run(ctx context.Context, cfg *config.Config, log zerolog.Logger, opt Option
 	defer parts.client.CloseIdleConnections()
 
 	srv := &http.Server{
-		Handler:           routes(cfg.ContextPath, apiHandler, parts.openapi.Handler(), parts.console.Handler(), store, log),
-		ReadHeaderTimeout: 10 * time.Second,
+		Handler: routes(cfg.ContextPath, apiHandler, parts.openapi.Handler(), parts.console.Handler(), store, warnings, log),
+		// A request must arrive whole within the connection timeout,
+		// body included: without it a client that announces a body and
+		// never sends it holds its connection forever.
+		ReadHeaderTimeout: min(10*time.Second, cfg.HTTP.ConnectionTimeout),
+		ReadTimeout:       cfg.HTTP.ConnectionTimeout,
 		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ConnState:         opt.ConnState,
 	}
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
@@ -102,13 +116,40 @@ func Run(ctx context.Context, cfg *config.Config, log zerolog.Logger, opt Option
 	// flight can still receive executor callbacks while they drain; the
 	// HTTP server goes last.
 	components.Stop()
-	shutCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(shutCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return fmt.Errorf("http shutdown: %w", err)
-	}
+	shutdownHTTP(srv, ln, cfg.HTTP.ShutdownGrace, log)
 	log.Info().Msg("stopped")
 	return nil
+}
+
+// shutdownHTTP lets requests in progress finish for up to grace, then
+// closes the connections still open: a client that stalls its request
+// must not turn a clean stop into a failure.
+func shutdownHTTP(srv *http.Server, ln *limitListener, grace time.Duration, log zerolog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	err := srv.Shutdown(ctx)
+	if err == nil || errors.Is(err, http.ErrServerClosed) {
+		return
+	}
+	open := ln.Open()
+	if err := srv.Close(); err != nil {
+		log.Warn().Err(err).Msg("http close")
+	}
+	log.Warn().Int64("connections", open).Dur("grace", grace).Msg("closed connections still open after the shutdown grace")
+}
+
+// connectionCap is server.tomcat.max-connections, lowered when the
+// process's file limit would run out first: the database pool, executor
+// calls and files need descriptors too.
+func connectionCap(configured, fileLimit int, log zerolog.Logger) int {
+	const reserve = 512
+	if fileLimit <= 0 || configured <= fileLimit-reserve {
+		return configured
+	}
+	capped := max(fileLimit-reserve, fileLimit/2, 1)
+	log.Warn().Int("max_connections", configured).Int("file_limit", fileLimit).Int("using", capped).
+		Msg("server.tomcat.max-connections lowered to fit the open-file limit (raise it with ulimit -n)")
+	return capped
 }
 
 func openStore(ctx context.Context, cfg *config.Config, log zerolog.Logger) (*schema.Store, schema.Target, error) {

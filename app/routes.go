@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"time"
 
@@ -14,13 +15,14 @@ type pinger interface {
 }
 
 // routes lists the admin's HTTP surfaces under the context path: the
-// executor API, the job API (/openapi/), the health probe and the web
-// console (which owns every other path, as the Java admin's controllers do).
-func routes(contextPath string, api, jobAPI, console http.Handler, db pinger, log zerolog.Logger) http.Handler {
+// executor API, the job API (/openapi/), the health probe, the metrics
+// when exposed (nil: not) and the web console (which owns every other path,
+// as the Java admin's controllers do).
+func routes(contextPath string, api, jobAPI, console http.Handler, db pinger, warnings []string, log zerolog.Logger) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle(contextPath+"/api/", http.StripPrefix(contextPath, api))
 	mux.Handle(contextPath+"/openapi/", jobAPI)
-	mux.Handle("GET "+contextPath+"/actuator/health", health(db, log))
+	mux.Handle("GET "+contextPath+"/actuator/health", health(db, warnings, log))
 	mux.Handle(contextPath+"/", console)
 	if contextPath != "" {
 		mux.Handle(contextPath, console)
@@ -30,8 +32,15 @@ func routes(contextPath string, api, jobAPI, console http.Handler, db pinger, lo
 }
 
 // health answers like Spring Boot actuator's health endpoint: UP with 200
-// when the database answers, DOWN with 503 otherwise.
-func health(db pinger, log zerolog.Logger) http.Handler {
+// when the database answers, DOWN with 503 otherwise. Unsafe settings are
+// listed under details.warnings (they do not make the admin DOWN: a load
+// balancer must not take it out for them).
+func health(db pinger, warnings []string, log zerolog.Logger) http.Handler {
+	details := ""
+	if len(warnings) > 0 {
+		b, _ := json.Marshal(map[string][]string{"warnings": warnings})
+		details = `,"details":` + string(b)
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 		defer cancel()
@@ -40,9 +49,9 @@ func health(db pinger, log zerolog.Logger) http.Handler {
 		if err := db.Ping(ctx); err != nil {
 			log.Warn().Err(err).Msg("health check: database unreachable")
 			w.WriteHeader(http.StatusServiceUnavailable)
-			_, _ = w.Write([]byte(`{"status":"DOWN"}`))
+			_, _ = w.Write([]byte(`{"status":"DOWN"` + details + `}`))
 			return
 		}
-		_, _ = w.Write([]byte(`{"status":"UP"}`))
+		_, _ = w.Write([]byte(`{"status":"UP"` + details + `}`))
 	})
 }

@@ -58,7 +58,7 @@ func readAnswer(resp *http.Response, idle time.Duration, cancel func(), limit in
 
 // dropLineBreaks removes every CR and LF in place.
 func dropLineBreaks(b []byte) []byte {
-	if bytes.IndexAny(b, "\r\n") < 0 {
+	if !bytes.ContainsAny(b, "\r\n") {
 		return b
 	}
 	out := b[:0]

@@ -36,6 +36,12 @@ type Config struct {
 	Console Console // xxl.job.console.* (new keys)
 
 	OpenAPI OpenAPI // xxl.job.openapi.* (new keys)
+	HTTP    HTTP    // server.tomcat.* limits, read by their Spring Boot names
+
+	// Exposed lists the actuator endpoints named by
+	// management.endpoints.web.exposure.include (Spring's key; "*" is all).
+	// health is always served; prometheus only when named here.
+	Exposed map[string]bool
 
 	// Sources lists where each key's value came from, for the startup log.
 	Sources map[string]string
@@ -108,6 +114,24 @@ type OpenAPI struct {
 	User string
 }
 
+// HTTP holds the connection limits of the admin's HTTP server. The keys are
+// Spring Boot's Tomcat ones; the meaning is ours (documented per field).
+type HTTP struct {
+	// MaxConnections (server.tomcat.max-connections, default 8192 as in
+	// Tomcat) caps the open connections; beyond it new connections wait
+	// to be accepted, as in Tomcat.
+	MaxConnections int
+	// ConnectionTimeout (server.tomcat.connection-timeout, default 20 s;
+	// a number is milliseconds, or a duration such as 20s) bounds reading
+	// one whole request, headers and body. Tomcat bounds each read; a
+	// client that sends one byte at a time would defeat that.
+	ConnectionTimeout time.Duration
+	// ShutdownGrace (spring.lifecycle.timeout-per-shutdown-phase, default
+	// 5 s; Spring's is 30 s) is how long requests in progress may finish
+	// at shutdown before their connections are closed.
+	ShutdownGrace time.Duration
+}
+
 // DefaultSQLiteURL is used when no spring.datasource.url is given. The Java
 // admin defaults to a local MySQL; an embedded store makes `make run` work on
 // a fresh machine, and any configured URL behaves exactly as in Java.
@@ -151,6 +175,10 @@ var defaults = map[string]string{
 	"xxl.job.console.secret":                               "",
 	"xxl.job.openapi.token":                                "",
 	"xxl.job.openapi.user":                                 "",
+	"server.tomcat.max-connections":                        "8192",
+	"server.tomcat.connection-timeout":                     "20000",
+	"management.endpoints.web.exposure.include":            "health",
+	"spring.lifecycle.timeout-per-shutdown-phase":          "5s",
 }
 
 // secretKeys may be given as a file instead of a value: KEY.file names a
@@ -394,6 +422,21 @@ func build(r resolver) (*Config, error) {
 	case c.OpenAPI.Token == c.AccessToken:
 		errs = append(errs, fmt.Errorf("xxl.job.openapi.token: must differ from xxl.job.accessToken (every executor knows that one)"))
 	}
+	c.HTTP = HTTP{MaxConnections: r.integer("server.tomcat.max-connections", &errs),
+		ConnectionTimeout: springDuration("server.tomcat.connection-timeout", r.str("server.tomcat.connection-timeout"), &errs),
+		ShutdownGrace:     springDuration("spring.lifecycle.timeout-per-shutdown-phase", r.str("spring.lifecycle.timeout-per-shutdown-phase"), &errs)}
+	if c.HTTP.MaxConnections < 1 {
+		errs = append(errs, fmt.Errorf("server.tomcat.max-connections: must be at least 1"))
+	}
+	if c.HTTP.ConnectionTimeout <= 0 {
+		errs = append(errs, fmt.Errorf("server.tomcat.connection-timeout: must be positive"))
+	}
+	c.Exposed = map[string]bool{}
+	for _, e := range strings.Split(r.str("management.endpoints.web.exposure.include"), ",") {
+		if e = strings.TrimSpace(e); e != "" {
+			c.Exposed[e] = true
+		}
+	}
 	for _, u := range strings.Split(r.str("xxl.job.alarm.webhook.url"), ",") {
 		if u = strings.TrimSpace(u); u != "" {
 			c.Alarm.WebhookURLs = append(c.Alarm.WebhookURLs, u)
@@ -445,6 +488,28 @@ func millisOf(key, v string, errs *[]error) time.Duration {
 	}
 	return time.Duration(n) * time.Millisecond
 }
+
+// springDuration reads a Spring Boot Duration: a bare number in
+// milliseconds, or a number with one of the units ns, us, ms, s, m, h, d.
+func springDuration(key, v string, errs *[]error) time.Duration {
+	v = strings.TrimSpace(v)
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+		return time.Duration(n) * time.Millisecond
+	}
+	if n, ok := strings.CutSuffix(v, "d"); ok {
+		if days, err := strconv.ParseInt(n, 10, 64); err == nil {
+			return time.Duration(days) * 24 * time.Hour
+		}
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		*errs = append(*errs, fmt.Errorf("%s: %q is not a duration (milliseconds, or e.g. 20s)", key, v))
+	}
+	return d
+}
+
+// Exposes reports whether an actuator endpoint is exposed.
+func (c *Config) Exposes(endpoint string) bool { return c.Exposed["*"] || c.Exposed[endpoint] }
 
 // normalizeI18n applies the Java rule: anything but zh_CN, zh_TC, en is zh_CN.
 func normalizeI18n(v string) string {

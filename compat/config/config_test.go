@@ -238,3 +238,37 @@ func TestOpenAPIKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestHTTPLimitsAndExposure: the Spring Boot names of the connection cap,
+// the request read limit and the actuator exposure list.
+func TestHTTPLimitsAndExposure(t *testing.T) {
+	c, err := Load(fakeEnv(nil, nil, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.HTTP.MaxConnections != 8192 || c.HTTP.ConnectionTimeout != 20*time.Second || c.Exposes("prometheus") || !c.Exposes("health") {
+		t.Errorf("defaults %+v %v", c.HTTP, c.Exposed)
+	}
+	for _, tt := range []struct {
+		args    []string
+		timeout time.Duration
+		prom    bool
+	}{
+		{[]string{"--server.tomcat.connection-timeout=5000"}, 5 * time.Second, false},
+		{[]string{"--server.tomcat.connection-timeout=3s", "--management.endpoints.web.exposure.include=health, prometheus"}, 3 * time.Second, true},
+		{[]string{"--server.tomcat.connection-timeout=1m", "--management.endpoints.web.exposure.include=*"}, time.Minute, true},
+	} {
+		c, err := Load(fakeEnv(tt.args, nil, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.HTTP.ConnectionTimeout != tt.timeout || c.Exposes("prometheus") != tt.prom {
+			t.Errorf("%v: %v %v", tt.args, c.HTTP.ConnectionTimeout, c.Exposed)
+		}
+	}
+	for _, bad := range []string{"--server.tomcat.connection-timeout=soon", "--server.tomcat.max-connections=0"} {
+		if _, err := Load(fakeEnv([]string{bad}, nil, nil)); err == nil || !strings.Contains(err.Error(), strings.TrimPrefix(strings.Split(bad, "=")[0], "--")) {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+}
