@@ -95,13 +95,15 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 		log.Info().Str("path", cfg.ContextPath+openapi.Base).Str("username", user).Msg("job API on")
 	}
 
+	registrar := thread.NewRegistrar(thread.RegistrarConfig{Store: store, Now: now, Log: log})
 	return parts{
 		client:    client,
 		console:   web,
 		openapi:   jobAPI,
-		registrar: thread.NewRegistrar(thread.RegistrarConfig{Store: store, Now: now, Log: log}),
+		registrar: registrar,
 		completer: completer,
 		components: []lifecycle.Component{
+			registrar, // first: it stops last, after the triggers drained
 			pools,
 			thread.NewRegistryMonitor(thread.RegistryMonitorConfig{Store: store, Now: now,
 				Interval: opt.Tuning.RegistryInterval, Log: log}),

@@ -94,12 +94,32 @@ func (s *Store) RegistryDelete(ctx context.Context, group, key, value string) (i
 // RegistryFindLiveValues lists the distinct live addresses registered under
 // one group and key (appname), so rebuilding one app's address list does
 // not read every executor's row.
+//
+// Group, key and address are compared exactly, in Go, as Java's registry
+// monitor compares them: SQL's = (and DISTINCT) would follow the column's
+// collation, under which MariaDB takes "CASE-APP" and "case-app " for
+// "case-app" and SQLite does not, so one group's list would change with
+// the backend and flap between this and the monitor's rebuild.
 func (s *Store) RegistryFindLiveValues(ctx context.Context, group, key string, timeout time.Duration, now time.Time) ([]string, error) {
-	out, err := selectAll(ctx, s, s.sb.Select("DISTINCT registry_value").From("xxl_job_registry").
+	type row struct{ group, key, value string }
+	rows, err := selectAll(ctx, s, s.sb.Select("registry_group", "registry_key", "registry_value").From("xxl_job_registry").
 		Where(sq.Eq{"registry_group": group, "registry_key": key}).
-		Where(sq.Gt{"update_time": s.dbTime(now.Add(-timeout))}), scanValue[string])
+		Where(sq.Gt{"update_time": s.dbTime(now.Add(-timeout))}), func(sc scanner) (row, error) {
+		var r row
+		err := sc.Scan(&r.group, &r.key, &r.value)
+		return r, err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("live addresses of %s/%s: %w", group, key, err)
+	}
+	out := make([]string, 0, len(rows))
+	seen := make(map[string]bool, len(rows))
+	for _, r := range rows {
+		if r.group != group || r.key != key || seen[r.value] {
+			continue
+		}
+		seen[r.value] = true
+		out = append(out, r.value)
 	}
 	return out, nil
 }

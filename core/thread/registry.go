@@ -2,15 +2,13 @@ package thread
 
 import (
 	"context"
-	"fmt"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/rs/zerolog"
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/api"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/loglimit"
 )
 
 // Registrar stores executor registrations for /api/registry and
@@ -21,14 +19,23 @@ import (
 // rebuilt at once, so a new executor is routable within its first beat and a
 // stopped one stops receiving triggers as soon as it says goodbye. Refreshes
 // of an existing registration (every 30 s per executor) do not touch groups.
+// While the Registrar runs (Start), those rebuilds are merged per app in
+// the background and a registration waits up to refreshWait for the one
+// that includes it; before Start and after Stop it rebuilds itself.
 type Registrar struct {
-	store registryStore
-	gc    *schema.GroupCommit
-	now   func() time.Time
-	log   zerolog.Logger
+	store   registryStore
+	gc      *schema.GroupCommit
+	now     func() time.Time
+	log     zerolog.Logger
+	refresh *refresher
+	cutWarn *loglimit.Repeats
 }
 
 var _ api.Registry = (*Registrar)(nil)
+
+// refreshWait bounds how long a registration waits for its app's address
+// list; the list is rebuilt all the same, just answered without waiting.
+const refreshWait = time.Second
 
 // RegistrarConfig wires a Registrar.
 type RegistrarConfig struct {
@@ -40,9 +47,17 @@ type RegistrarConfig struct {
 // NewRegistrar creates the registration service. Beats of many executors
 // arriving together share commits through the store's group commit.
 func NewRegistrar(cfg RegistrarConfig) *Registrar {
-	return &Registrar{store: cfg.Store, gc: cfg.Store.NewGroupCommit(128), now: orNow(cfg.Now),
-		log: cfg.Log.With().Str("component", "registrar").Logger()}
+	r := &Registrar{store: cfg.Store, gc: cfg.Store.NewGroupCommit(128), now: orNow(cfg.Now),
+		log: cfg.Log.With().Str("component", "registrar").Logger(), cutWarn: loglimit.NewRepeats(0, nil)}
+	r.refresh = newRefresher(func(ctx context.Context, app string) error { return r.rebuildApp(ctx, app, r.now()) }, r.log)
+	return r
 }
+
+// Start runs the background address-list refresh.
+func (r *Registrar) Start(ctx context.Context) error { return r.refresh.Start(ctx) }
+
+// Stop ends it; later registrations rebuild their lists themselves.
+func (r *Registrar) Stop() { r.refresh.Stop() }
 
 // Registry refreshes or inserts the registration (update-then-insert).
 func (r *Registrar) Registry(ctx context.Context, p api.RegistryParam) error {
@@ -56,7 +71,7 @@ func (r *Registrar) Registry(ctx context.Context, p api.RegistryParam) error {
 		return err
 	}
 	if inserted {
-		r.log.Info().Str("appname", p.RegistryKey).Str("address", p.RegistryValue).Msg("executor registered")
+		r.log.Info().Str("appname", loglimit.Cut(p.RegistryKey)).Str("address", loglimit.Cut(p.RegistryValue)).Msg("executor registered")
 		r.refreshApp(ctx, p.RegistryGroup, p.RegistryKey, now)
 	}
 	return nil
@@ -69,7 +84,7 @@ func (r *Registrar) RegistryRemove(ctx context.Context, p api.RegistryParam) err
 		return err
 	}
 	if n > 0 {
-		r.log.Info().Str("appname", p.RegistryKey).Str("address", p.RegistryValue).Msg("executor removed")
+		r.log.Info().Str("appname", loglimit.Cut(p.RegistryKey)).Str("address", loglimit.Cut(p.RegistryValue)).Msg("executor removed")
 		r.refreshApp(ctx, p.RegistryGroup, p.RegistryKey, r.now())
 	}
 	return nil
@@ -82,8 +97,18 @@ func (r *Registrar) refreshApp(ctx context.Context, registryGroup, appname strin
 	if registryGroup != RegistryGroupExecutor {
 		return
 	}
+	if done, ok := r.refresh.request(appname); ok {
+		t := time.NewTimer(refreshWait)
+		defer t.Stop()
+		select {
+		case <-done:
+		case <-t.C:
+		case <-ctx.Done():
+		}
+		return
+	}
 	if err := r.rebuildApp(ctx, appname, now); err != nil {
-		r.log.Warn().Err(err).Str("appname", appname).Msg("refresh group address list after registration")
+		r.log.Warn().Err(err).Str("appname", loglimit.Cut(appname)).Msg("refresh group address list after registration")
 	}
 }
 
@@ -104,53 +129,9 @@ func (r *Registrar) rebuildApp(ctx context.Context, appname string, now time.Tim
 			}
 			loaded = true
 		}
-		if err := r.store.GroupUpdateAddressList(ctx, g.ID, AddressList(live), now); err != nil {
-			return fmt.Errorf("group %d (%s): %w", g.ID, g.AppName, err)
+		if err := writeAddressList(ctx, r.store, g, live, now, r.log, r.cutWarn); err != nil {
+			return err
 		}
 	}
 	return nil
-}
-
-// rebuildAddressLists writes address_list of the given automatic groups
-// from the live registrations: sorted,
-// comma-joined, NULL when empty (scheduler.md §9).
-func rebuildAddressLists(ctx context.Context, store registryStore, groups []schema.Group, now time.Time) error {
-	if len(groups) == 0 {
-		return nil
-	}
-	live, err := store.RegistryFindAll(ctx, DeadTimeout, now)
-	if err != nil {
-		return err
-	}
-	byApp := map[string][]string{}
-	seen := map[[2]string]bool{}
-	for _, reg := range live {
-		if reg.RegistryGroup != RegistryGroupExecutor {
-			continue
-		}
-		k := [2]string{reg.RegistryKey, reg.RegistryValue}
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		byApp[reg.RegistryKey] = append(byApp[reg.RegistryKey], reg.RegistryValue)
-	}
-	for _, g := range groups {
-		if err := store.GroupUpdateAddressList(ctx, g.ID, AddressList(byApp[g.AppName]), now); err != nil {
-			return fmt.Errorf("group %d (%s): %w", g.ID, g.AppName, err)
-		}
-	}
-	return nil
-}
-
-// AddressList joins addresses the way the Java monitor stores them: sorted
-// ascending, comma-joined without spaces, nil (NULL) when there are none.
-func AddressList(addrs []string) *string {
-	if len(addrs) == 0 {
-		return nil
-	}
-	s := append([]string(nil), addrs...)
-	sort.Strings(s)
-	joined := strings.Join(s, ",")
-	return &joined
 }

@@ -2,11 +2,13 @@ package thread
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/rs/zerolog"
 
 	"github.com/xxl-admin-go/xxl-admin-go/core/lifecycle"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/loglimit"
 )
 
 // RegistryMonitor is JobRegistryHelper's monitor thread: every 30 s it
@@ -19,6 +21,13 @@ type RegistryMonitor struct {
 	log      zerolog.Logger
 	interval time.Duration
 	passDone func() // test hook, called after each pass
+	observer RegistryObserver
+}
+
+// RegistryObserver sees the live executors of each automatic group after
+// every pass (metrics).
+type RegistryObserver interface {
+	GroupExecutors(appname string, groupID, executors int)
 }
 
 // RegistryMonitorConfig wires a RegistryMonitor.
@@ -27,6 +36,7 @@ type RegistryMonitorConfig struct {
 	Now      func() time.Time // nil: time.Now
 	Interval time.Duration    // 0: the Java 30 s
 	Log      zerolog.Logger
+	Observer RegistryObserver // nil: none
 }
 
 // NewRegistryMonitor creates the monitor.
@@ -34,7 +44,7 @@ func NewRegistryMonitor(cfg RegistryMonitorConfig) *RegistryMonitor {
 	if cfg.Interval <= 0 {
 		cfg.Interval = BeatTimeout
 	}
-	return &RegistryMonitor{store: cfg.Store, now: orNow(cfg.Now), interval: cfg.Interval,
+	return &RegistryMonitor{store: cfg.Store, now: orNow(cfg.Now), interval: cfg.Interval, observer: cfg.Observer,
 		log: cfg.Log.With().Str("component", "registry-monitor").Logger()}
 }
 
@@ -44,7 +54,10 @@ func (m *RegistryMonitor) Start(ctx context.Context) error {
 }
 
 // Pass is one monitor round. Like Java it does nothing when no automatic
-// group exists.
+// group exists. Unlike Java, whose pass stops at the first group it cannot
+// write (one app's list over 65,535 bytes left every later group with dead
+// addresses), every group is written on its own: a failure is logged with
+// its group each pass, and the pass reports how many failed.
 func (m *RegistryMonitor) Pass(ctx context.Context) error {
 	groups, err := m.store.GroupFindByAddressType(ctx, 0)
 	if err != nil {
@@ -64,5 +77,27 @@ func (m *RegistryMonitor) Pass(ctx context.Context) error {
 		}
 		m.log.Info().Int("count", len(dead)).Msg("removed dead executor registrations")
 	}
-	return rebuildAddressLists(ctx, m.store, groups, now)
+	live, err := m.store.RegistryFindAll(ctx, DeadTimeout, now)
+	if err != nil {
+		return err
+	}
+	byApp := liveByApp(live)
+	failed := 0
+	for _, g := range groups {
+		if m.observer != nil {
+			m.observer.GroupExecutors(g.AppName, g.ID, len(byApp[g.AppName]))
+		}
+		if err := writeAddressList(ctx, m.store, g, byApp[g.AppName], now, m.log, nil); err != nil {
+			if ctx.Err() != nil {
+				return err
+			}
+			failed++
+			m.log.Error().Err(err).Int("job_group", g.ID).Str("appname", loglimit.Cut(g.AppName)).
+				Msg("group address list not written; the other groups are")
+		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d of %d group address lists not written", failed, len(groups))
+	}
+	return nil
 }
