@@ -92,8 +92,13 @@ func failReply(msg string) Reply { return Reply{Code: CodeFail, Msg: &msg} }
 // isJavaTrimmed matches what String.trim() strips: every char <= U+0020.
 func isJavaTrimmed(r rune) bool { return r <= ' ' }
 
+// escapeText makes an executor's address or answer text in the HTML the
+// report becomes part of (trigger_msg, which consoles show as HTML): &, <
+// and > are escaped, so a value without them reads as Java writes it.
+var escapeText = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace
+
 // writeEntry appends one report entry; "：" is U+FF1A and the words are
-// literal in every language.
+// literal in every language. The address and the answer are escaped.
 func writeEntry(b *strings.Builder, label, address string, r Reply) {
 	msg := "null"
 	if r.Msg != nil {
@@ -101,9 +106,9 @@ func writeEntry(b *strings.Builder, label, address string, r Reply) {
 	}
 	b.WriteString(label)
 	b.WriteString("：<br>address：")
-	b.WriteString(address)
+	b.WriteString(escapeText(address))
 	b.WriteString("<br>code：")
 	b.WriteString(strconv.Itoa(r.Code))
 	b.WriteString("<br>msg：")
-	b.WriteString(msg)
+	b.WriteString(escapeText(msg))
 }

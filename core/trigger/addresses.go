@@ -39,7 +39,7 @@ func listText(list []string) string {
 	if list == nil {
 		return "null"
 	}
-	return "[" + strings.Join(list, ", ") + "]"
+	return escapeText("[" + strings.Join(list, ", ") + "]")
 }
 
 // shard is a broadcast position.

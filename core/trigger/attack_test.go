@@ -109,3 +109,45 @@ func TestAttackSlowDripTriggerFails(t *testing.T) {
 		t.Errorf("code %d msg %s", row.TriggerCode, str(row.TriggerMsg))
 	}
 }
+
+// Attack 7 (executor replies stored as HTML): what a rogue executor
+// answers, and the address it registered, are escaped in trigger_msg;
+// Java's own markup stays.
+func TestAttackExecutorReplyMarkup(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/beat") {
+			_, _ = io.WriteString(w, `{"code":200,"msg":"<img src=x onerror=alert(2)>"}`)
+			return
+		}
+		_, _ = io.WriteString(w, `{"code":500,"msg":"<script>alert(1)</script> & more"}`)
+	}))
+	t.Cleanup(srv.Close)
+	s := openSQLite(t)
+	flow, _ := newTestFlow(t, s, flowOpts{lang: "en"})
+	address := srv.URL + "/<b>x</b>/"
+	for _, route := range []string{"FIRST", "FAILOVER"} {
+		job := seedJob(t, s, jobSpec{addressList: &address, route: route})
+		if err := flow.Trigger(context.Background(), Request{JobID: job.ID, Type: TypeCron, FailRetryCount: -1}); err != nil {
+			t.Fatal(err)
+		}
+		msg := str(logsOf(t, s, job.ID)[0].TriggerMsg)
+		for _, bad := range []string{"<script", "<b>", "<img"} {
+			if strings.Contains(msg, bad) {
+				t.Errorf("%s: trigger_msg holds %q: %s", route, bad, msg)
+			}
+		}
+		for _, want := range []string{
+			"<br>msg：&lt;script&gt;alert(1)&lt;/script&gt; &amp; more",
+			"address：" + srv.URL + "/&lt;b&gt;x&lt;/b&gt;/",
+			`<span style="color:#00c0ef;" > >>>>>>>>>>>Trigger Job<<<<<<<<<<< </span><br>`,
+			"Execotor-Registry Address：[" + srv.URL + "/&lt;b&gt;x&lt;/b&gt;/]<br>",
+		} {
+			if !strings.Contains(msg, want) {
+				t.Errorf("%s: trigger_msg lacks %q: %s", route, want, msg)
+			}
+		}
+		if route == "FAILOVER" && !strings.Contains(msg, "<br>msg：&lt;img src=x onerror=alert(2)&gt;<br><br>") {
+			t.Errorf("beat answer not escaped: %s", msg)
+		}
+	}
+}

@@ -45,8 +45,18 @@ type runOutcome struct {
 	Msg     *string
 }
 
+// escapeText makes a value text in the HTML that trigger_msg is: the
+// console (ours, and Java's reading the same database) shows trigger_msg
+// as HTML, and a rogue executor's "<script>" in its answer or its
+// registered address would otherwise be stored markup. Only &, < and >
+// are escaped — values sit between tags, never in attributes — so a value
+// without them reads exactly as Java writes it.
+var escapeText = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace
+
 // render builds the exact trigger_msg text: no newlines, each "<br>"
-// directly after the previous value.
+// directly after the previous value. Java's own markup (<br>, the coloured
+// span) is kept; every value is escaped (escapeText), the route message
+// being composed of escaped values already.
 func (m message) render(t Texts) string {
 	var b strings.Builder
 	b.Grow(512)
@@ -57,7 +67,7 @@ func (m message) render(t Texts) string {
 	}
 	field("jobconf_trigger_type", t.Text(m.Type.TitleKey()))
 	b.WriteString("<br>")
-	field("jobconf_trigger_admin_adress", m.AdminAddress)
+	field("jobconf_trigger_admin_adress", escapeText(m.AdminAddress))
 	b.WriteString("<br>")
 	regType := "jobgroup_field_addressType_1"
 	if m.AddressType == 0 {
@@ -67,12 +77,12 @@ func (m message) render(t Texts) string {
 	b.WriteString("<br>")
 	field("jobconf_trigger_exe_regaddress", listText(m.Registry))
 	b.WriteString("<br>")
-	field("jobinfo_field_executorRouteStrategy", m.RouteTitle)
+	field("jobinfo_field_executorRouteStrategy", escapeText(m.RouteTitle))
 	if m.Shard != nil {
 		b.WriteString("(" + m.Shard.text() + ")")
 	}
 	b.WriteString("<br>")
-	field("jobinfo_field_executorBlockStrategy", m.BlockTitle)
+	field("jobinfo_field_executorBlockStrategy", escapeText(m.BlockTitle))
 	b.WriteString("<br>")
 	field("jobinfo_field_timeout", strconv.Itoa(m.Timeout))
 	b.WriteString("<br>")
@@ -97,8 +107,8 @@ func runBlock(t Texts, r runOutcome) string {
 	if r.Msg != nil {
 		msg = *r.Msg
 	}
-	return t.Text("jobconf_trigger_run") + colon + "<br>address" + colon + r.Address +
-		"<br>code" + colon + strconv.Itoa(r.Code) + "<br>msg" + colon + msg
+	return t.Text("jobconf_trigger_run") + colon + "<br>address" + colon + escapeText(r.Address) +
+		"<br>code" + colon + strconv.Itoa(r.Code) + "<br>msg" + colon + escapeText(msg)
 }
 
 func (s shard) text() string { return strconv.Itoa(s.index) + "/" + strconv.Itoa(s.total) }

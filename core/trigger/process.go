@@ -83,7 +83,7 @@ func (f *Flow) pickAddress(ctx context.Context, p *plan, sh shard) (*string, str
 	case p.groupMissing:
 		return nil, "executor group [" + strconv.Itoa(p.job.JobGroup) + "] not found"
 	case p.route == nil:
-		return nil, fmt.Sprintf("route strategy [%s] is not valid", p.routeName)
+		return nil, fmt.Sprintf("route strategy [%s] is not valid", escapeText(p.routeName))
 	case len(p.registry) == 0:
 		return nil, f.texts.Text("jobconf_trigger_address_empty")
 	case p.broadcast:
