@@ -77,8 +77,14 @@ func Run(ctx context.Context, cfg *config.Config, log zerolog.Logger, opt Option
 	if err != nil {
 		return fmt.Errorf("listen on server.port %d: %w", cfg.ServerPort, err)
 	}
-	ln := newLimitListener(tcp, connectionCap(cfg.HTTP.MaxConnections, fileLimit(), log), log)
+	maxConns := connectionCap(cfg.HTTP.MaxConnections, fileLimit(), log)
+	ln := newLimitListener(tcp, maxConns, log)
 	defer ln.Close()
+	var metricsHandler http.Handler
+	if parts.metrics != nil {
+		parts.metrics.WatchHTTP(ln.Open, ln.Waits, maxConns)
+		metricsHandler = parts.metrics.Handler()
+	}
 
 	var components lifecycle.Group
 	if err := components.Start(ctx, parts.components...); err != nil {
@@ -88,7 +94,7 @@ func Run(ctx context.Context, cfg *config.Config, log zerolog.Logger, opt Option
 	defer parts.client.CloseIdleConnections()
 
 	srv := &http.Server{
-		Handler: routes(cfg.ContextPath, apiHandler, parts.openapi.Handler(), parts.console.Handler(), store, warnings, log),
+		Handler: routes(cfg.ContextPath, apiHandler, parts.openapi.Handler(), parts.console.Handler(), store, warnings, metricsHandler, log),
 		// A request must arrive whole within the connection timeout,
 		// body included: without it a client that announces a body and
 		// never sends it holds its connection forever.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/xxl-admin-go/xxl-admin-go/app/metrics"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/api"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/config"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/console"
@@ -29,7 +30,25 @@ type parts struct {
 	completer  *thread.Completer
 	console    *console.Console
 	openapi    *openapi.API
+	metrics    *metrics.Metrics      // nil unless the prometheus endpoint is exposed
 	components []lifecycle.Component // in start order (Java's, scheduler.md §1)
+}
+
+// observers are the metrics as each core package's observer, or all nil
+// (an interface holding a nil *Metrics would not be nil).
+type observers struct {
+	trigger   trigger.Observer
+	schedule  schedule.Observer
+	callbacks thread.CallbackObserver
+	registry  thread.RegistryObserver
+	alarm     func(channel string, ok bool)
+}
+
+func observersOf(m *metrics.Metrics) observers {
+	if m == nil {
+		return observers{}
+	}
+	return observers{trigger: m, schedule: m, callbacks: m, registry: m, alarm: m.Alarm}
 }
 
 // build creates every component from the configuration. Nothing starts here.
@@ -38,23 +57,33 @@ type parts struct {
 func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, log zerolog.Logger) (parts, error) {
 	texts := i18n.Load(cfg.I18n)
 	now := opt.Clock.Now
+	var m *metrics.Metrics
+	if cfg.Exposes("prometheus") {
+		m = metrics.New()
+		m.WatchStore(store.Errors)
+	}
+	obs := observersOf(m)
 	client := api.NewClient(api.ClientConfig{AccessToken: cfg.AccessToken})
-	flow := trigger.NewFlow(trigger.FlowConfig{Store: store, Client: client, Texts: texts, Now: now, Log: log})
+	flow := trigger.NewFlow(trigger.FlowConfig{Store: store, Client: client, Texts: texts, Now: now, Log: log, Observer: obs.trigger})
 	// One schedule round hands over at most preRead triggers at once (a
 	// whole second of jobs that share a second); the fast queue holds that
 	// much so a burst is queued, not refused. Java's fixed 1000 refuses it.
 	preRead := (cfg.TriggerFastMax + cfg.TriggerSlowMax) * 20
 	pools := trigger.NewPools(trigger.PoolConfig{FastMax: cfg.TriggerFastMax, SlowMax: cfg.TriggerSlowMax,
 		QueueSize: preRead, Now: now, Log: log}, flow)
+	if m != nil {
+		m.WatchPools(pools.Stats)
+	}
 
-	completer := thread.NewCompleter(thread.CompleterConfig{Store: store, Texts: texts, Trigger: pools, Now: now, Log: log})
+	completer := thread.NewCompleter(thread.CompleterConfig{Store: store, Texts: texts, Trigger: pools, Now: now, Log: log,
+		Observer: obs.callbacks})
 	failMonitor := thread.NewFailMonitor(thread.FailMonitorConfig{
 		Store: store, Texts: texts, Trigger: pools, Now: now, Log: log,
-		Alarm:    alarm.New(alarm.Config{Mail: cfg.Mail, Alarm: cfg.Alarm}, texts, log),
+		Alarm:    alarm.New(alarm.Config{Mail: cfg.Mail, Alarm: cfg.Alarm, Observe: obs.alarm}, texts, log),
 		Interval: opt.Tuning.FailInterval, StuckAfter: opt.Tuning.FailStuckAfter,
 	})
 	scheduler, err := schedule.New(schedule.Config{Store: store, Submit: pools, PreReadCount: preRead,
-		Loc: time.Local, Clock: opt.Clock, Log: log})
+		Loc: time.Local, Clock: opt.Clock, Log: log, Observer: obs.schedule})
 	if err != nil {
 		return parts{}, fmt.Errorf("schedule: %w", err)
 	}
@@ -102,11 +131,12 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 		openapi:   jobAPI,
 		registrar: registrar,
 		completer: completer,
+		metrics:   m,
 		components: []lifecycle.Component{
 			registrar, // first: it stops last, after the triggers drained
 			pools,
 			thread.NewRegistryMonitor(thread.RegistryMonitorConfig{Store: store, Now: now,
-				Interval: opt.Tuning.RegistryInterval, Log: log}),
+				Interval: opt.Tuning.RegistryInterval, Log: log, Observer: obs.registry}),
 			failMonitor,
 			thread.NewLostMonitor(thread.LostMonitorConfig{Store: store, Completer: completer, Texts: texts, Now: now,
 				Interval: opt.Tuning.LostInterval, Log: log}),

@@ -18,11 +18,14 @@ type pinger interface {
 // executor API, the job API (/openapi/), the health probe, the metrics
 // when exposed (nil: not) and the web console (which owns every other path,
 // as the Java admin's controllers do).
-func routes(contextPath string, api, jobAPI, console http.Handler, db pinger, warnings []string, log zerolog.Logger) http.Handler {
+func routes(contextPath string, api, jobAPI, console http.Handler, db pinger, warnings []string, metrics http.Handler, log zerolog.Logger) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle(contextPath+"/api/", http.StripPrefix(contextPath, api))
 	mux.Handle(contextPath+"/openapi/", jobAPI)
 	mux.Handle("GET "+contextPath+"/actuator/health", health(db, warnings, log))
+	if metrics != nil {
+		mux.Handle("GET "+contextPath+"/actuator/prometheus", metrics)
+	}
 	mux.Handle(contextPath+"/", console)
 	if contextPath != "" {
 		mux.Handle(contextPath, console)

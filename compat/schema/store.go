@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	sq "github.com/Masterminds/squirrel"
@@ -21,11 +22,12 @@ var ErrNotFound = errors.New("not found")
 // Store runs the admin's queries (schema.md §4) against one database.
 // A Store returned by WithTx runs them inside that transaction.
 type Store struct {
-	db  *sql.DB
-	q   runner
-	d   dialect
-	loc *time.Location
-	sb  sq.StatementBuilderType
+	db   *sql.DB
+	q    runner
+	d    dialect
+	loc  *time.Location
+	sb   sq.StatementBuilderType
+	errs *atomic.Int64 // shared with the Stores of its transactions
 }
 
 // PoolSettings map spring.datasource.hikari.* onto database/sql limits.
@@ -77,7 +79,19 @@ func newStore(db *sql.DB, d dialect, loc *time.Location) *Store {
 	if loc == nil {
 		loc = time.Local
 	}
-	return &Store{db: db, q: db, d: d, loc: loc, sb: sq.StatementBuilder.PlaceholderFormat(d.placeholders())}
+	return &Store{db: db, q: db, d: d, loc: loc, sb: sq.StatementBuilder.PlaceholderFormat(d.placeholders()), errs: new(atomic.Int64)}
+}
+
+// Errors counts the statements, transactions and pings the database failed
+// since the store was opened (metrics); a cancelled context is not counted.
+func (s *Store) Errors() int64 { return s.errs.Load() }
+
+// failed counts err when it is the database's and returns it.
+func (s *Store) failed(ctx context.Context, err error) error {
+	if err != nil && ctx.Err() == nil && !errors.Is(err, sql.ErrNoRows) {
+		s.errs.Add(1)
+	}
+	return err
 }
 
 // Close closes the connection pool.
@@ -93,7 +107,7 @@ func (s *Store) Location() *time.Location { return s.loc }
 func (s *Store) Ping(ctx context.Context) error {
 	var one int
 	if err := s.q.QueryRowContext(ctx, "SELECT 1").Scan(&one); err != nil {
-		return fmt.Errorf("ping database: %w", err)
+		return fmt.Errorf("ping database: %w", s.failed(ctx, err))
 	}
 	return nil
 }
@@ -107,7 +121,7 @@ func (s *Store) WithTx(ctx context.Context, fn func(tx *Store) error) (err error
 	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("begin transaction: %w", err)
+		return fmt.Errorf("begin transaction: %w", s.failed(ctx, err))
 	}
 	defer func() {
 		if p := recover(); p != nil {
@@ -124,7 +138,7 @@ func (s *Store) WithTx(ctx context.Context, fn func(tx *Store) error) (err error
 		return err
 	}
 	if err = tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
+		return fmt.Errorf("commit: %w", s.failed(ctx, err))
 	}
 	return nil
 }
@@ -173,7 +187,7 @@ func (s *Store) exec(ctx context.Context, b sq.Sqlizer) (int64, error) {
 	}
 	res, err := s.q.ExecContext(ctx, query, args...)
 	if err != nil {
-		return 0, err
+		return 0, s.failed(ctx, err)
 	}
 	return res.RowsAffected()
 }
@@ -183,7 +197,8 @@ func (s *Store) query(ctx context.Context, b sq.Sqlizer) (*sql.Rows, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.q.QueryContext(ctx, query, args...)
+	rows, err := s.q.QueryContext(ctx, query, args...)
+	return rows, s.failed(ctx, err)
 }
 
 func (s *Store) queryRow(ctx context.Context, b sq.Sqlizer) *sql.Row {

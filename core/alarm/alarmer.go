@@ -43,12 +43,16 @@ type Config struct {
 	// STARTTLS), e.g. to trust a private CA; ServerName defaults to the
 	// mail host. Nil means the system roots.
 	MailTLS *tls.Config
+	// Observe, when set, sees every channel's result of every alarm
+	// (metrics).
+	Observe func(channel string, ok bool)
 }
 
 // Alarmer runs every registered channel for each event.
 type Alarmer struct {
 	channels []Channel
 	log      zerolog.Logger
+	observe  func(channel string, ok bool)
 }
 
 // Channel names, as logged and listed by Channels.
@@ -61,7 +65,7 @@ const (
 // xxl.job.alarm.email.enabled is false, webhooks always (they apply only when
 // URLs are configured or found in a job's alarm_email), then extra.
 func New(cfg Config, texts Texts, log zerolog.Logger, extra ...Channel) *Alarmer {
-	a := &Alarmer{log: log.With().Str("component", "alarm").Logger()}
+	a := &Alarmer{log: log.With().Str("component", "alarm").Logger(), observe: cfg.Observe}
 	if cfg.Alarm.EmailEnabled {
 		a.channels = append(a.channels, newEmail(cfg.Mail, cfg.MailTLS, texts))
 	}
@@ -96,6 +100,9 @@ func (a *Alarmer) Alarm(ctx context.Context, ev Event) bool {
 	wg.Wait()
 	ok := true
 	for i, err := range errs {
+		if a.observe != nil {
+			a.observe(a.channels[i].Name(), err == nil)
+		}
 		if err == nil {
 			continue
 		}

@@ -71,7 +71,11 @@ func (s *Scheduler) runLoop(ctx, dbCtx context.Context) {
 func (s *Scheduler) round(ctx context.Context) (int, error) {
 	var acts []action
 	var read int
+	asked := time.Now()
 	err := s.cfg.Store.WithScheduleLock(ctx, func(tx *schema.Store) error {
+		if s.cfg.Observer != nil {
+			s.cfg.Observer.LockWaited(time.Since(asked))
+		}
 		acts, read = acts[:0], 0
 		nowMs := s.cfg.Clock.Now().UnixMilli()
 		jobs, err := tx.JobScheduleQuery(ctx, nowMs+preReadMs, s.cfg.PreReadCount)
@@ -99,7 +103,7 @@ func (s *Scheduler) round(ctx context.Context) (int, error) {
 			s.ring.push(a.entry)
 			continue
 		}
-		if err := s.submit(a.jobID, a.typ); err != nil {
+		if err := s.submit(a.entry, a.typ); err != nil {
 			rejected = append(rejected, a.entry)
 			firstErr = cmpOr(firstErr, err)
 		}
@@ -108,8 +112,11 @@ func (s *Scheduler) round(ctx context.Context) (int, error) {
 	return read, nil
 }
 
-func (s *Scheduler) submit(jobID int, typ trigger.Type) error {
-	return s.cfg.Submit.Submit(trigger.Request{JobID: jobID, Type: typ, FailRetryCount: -1})
+func (s *Scheduler) submit(e entry, typ trigger.Type) error {
+	if s.cfg.Observer != nil && e.planned > 0 {
+		s.cfg.Observer.Fired(time.Duration(s.cfg.Clock.Now().UnixMilli()-e.planned) * time.Millisecond)
+	}
+	return s.cfg.Submit.Submit(trigger.Request{JobID: e.jobID, Type: typ, FailRetryCount: -1})
 }
 
 // logRejected reports triggers the pools refused, once per batch so a full

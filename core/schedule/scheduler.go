@@ -27,6 +27,17 @@ type Config struct {
 	// Clock defaults to clock.System.
 	Clock clock.Clock
 	Log   zerolog.Logger
+	// Observer sees each fire's lateness and each round's wait for the
+	// schedule lock (metrics); nil means none.
+	Observer Observer
+}
+
+// Observer is what metrics see of the schedule.
+type Observer interface {
+	// Fired reports how late a fire was submitted after its planned time.
+	Fired(lateness time.Duration)
+	// LockWaited reports how long a round waited for the schedule lock.
+	LockWaited(wait time.Duration)
 }
 
 const (

@@ -29,7 +29,7 @@ func (s *Scheduler) tick(second int) {
 		if s.observe != nil {
 			s.observe(a, true)
 		}
-		if err := s.submit(e.jobID, a.typ); err != nil {
+		if err := s.submit(e, a.typ); err != nil {
 			rejected = append(rejected, e)
 			firstErr = cmpOr(firstErr, err)
 		}

@@ -38,6 +38,7 @@ type Completer struct {
 	now     func() time.Time
 	log     zerolog.Logger
 	unknown *loglimit.Repeats // callbacks for logs that do not exist
+	obs     CallbackObserver
 }
 
 var _ api.Callbacks = (*Completer)(nil)
@@ -49,12 +50,14 @@ type CompleterConfig struct {
 	Trigger trigger.Submitter // child jobs fire through the trigger door
 	Now     func() time.Time  // nil: time.Now
 	Log     zerolog.Logger
+	// Observer sees the items of every POST; nil means none.
+	Observer CallbackObserver
 }
 
 // NewCompleter creates the completer.
 func NewCompleter(cfg CompleterConfig) *Completer {
 	return &Completer{store: cfg.Store, gc: cfg.Store.NewGroupCommit(64), texts: cfg.Texts, trigger: cfg.Trigger,
-		now: orNow(cfg.Now), log: cfg.Log.With().Str("component", "completer").Logger(), unknown: loglimit.NewRepeats(0, nil)}
+		now: orNow(cfg.Now), log: cfg.Log.With().Str("component", "completer").Logger(), unknown: loglimit.NewRepeats(0, nil), obs: cfg.Observer}
 }
 
 // Callback processes one /api/callback POST, item by item in order, as one
@@ -68,9 +71,10 @@ func (c *Completer) Callback(ctx context.Context, items []api.HandleCallbackPara
 	var (
 		children []childFire
 		unknown  []int64
+		finished int
 	)
 	err := c.gc.Do(ctx, func(ctx context.Context, tx *schema.Store) error {
-		children, unknown = children[:0], unknown[:0] // the unit may run twice (see GroupCommit)
+		children, unknown, finished = children[:0], unknown[:0], 0 // the unit may run twice (see GroupCommit)
 		logs, err := tx.LogLoadMany(ctx, ids)
 		if err != nil {
 			return err
@@ -81,17 +85,24 @@ func (c *Completer) Callback(ctx context.Context, items []api.HandleCallbackPara
 				unknown = append(unknown, item.LogID)
 				continue
 			}
-			fires, err := c.callbackItem(ctx, tx, logs, jobs, item)
+			won, fires, err := c.callbackItem(ctx, tx, logs, jobs, item)
 			if err != nil {
 				return err
+			}
+			if won {
+				finished++
 			}
 			children = append(children, fires...)
 		}
 		return nil
 	})
 	if err != nil {
+		c.count(CallbackFailed, len(items))
 		return err
 	}
+	c.count(CallbackFinished, finished)
+	c.count(CallbackUnknown, len(unknown))
+	c.count(CallbackRepeated, len(items)-finished-len(unknown))
 	c.warnUnknown(unknown, len(items))
 	c.fire(children)
 	return nil
@@ -113,20 +124,29 @@ func (c *Completer) warnUnknown(unknown []int64, items int) {
 		Msg("callback for unknown logs, skipped (first ids shown; repeats summarised once a minute)")
 }
 
-func (c *Completer) callbackItem(ctx context.Context, tx *schema.Store, logs map[int64]schema.JobLog, jobs jobCache, item api.HandleCallbackParam) ([]childFire, error) {
+// count reports n items with result to the observer, if any.
+func (c *Completer) count(result string, n int) {
+	if c.obs != nil && n > 0 {
+		c.obs.CallbackItems(result, n)
+	}
+}
+
+// callbackItem stores one item's result; won reports whether this item
+// finished the log.
+func (c *Completer) callbackItem(ctx context.Context, tx *schema.Store, logs map[int64]schema.JobLog, jobs jobCache, item api.HandleCallbackParam) (won bool, fires []childFire, err error) {
 	l := logs[item.LogID]
 	if l.HandleCode > 0 {
 		c.log.Debug().Int64("log_id", item.LogID).Msg("repeated callback, skipped")
-		return nil, nil
+		return false, nil, nil
 	}
 	msg := mergeHandleMsg(l.HandleMsg, item.HandleMsg)
 	now := c.now()
 	l.HandleTime, l.HandleCode, l.HandleMsg = &now, item.HandleCode, &msg
-	won, fires, err := c.finish(ctx, tx, jobs, l)
+	won, fires, err = c.finish(ctx, tx, jobs, l)
 	if won {
 		logs[l.ID] = l // a repeat of this log later in the same POST is skipped
 	}
-	return fires, err
+	return won, fires, err
 }
 
 // jobCache holds the jobs loaded while finishing one POST (nil: not found).

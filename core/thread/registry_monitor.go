@@ -24,12 +24,6 @@ type RegistryMonitor struct {
 	observer RegistryObserver
 }
 
-// RegistryObserver sees the live executors of each automatic group after
-// every pass (metrics).
-type RegistryObserver interface {
-	GroupExecutors(appname string, groupID, executors int)
-}
-
 // RegistryMonitorConfig wires a RegistryMonitor.
 type RegistryMonitorConfig struct {
 	Store    registryStore
@@ -83,10 +77,9 @@ func (m *RegistryMonitor) Pass(ctx context.Context) error {
 	}
 	byApp := liveByApp(live)
 	failed := 0
+	counts := make([]GroupExecutors, 0, len(groups))
 	for _, g := range groups {
-		if m.observer != nil {
-			m.observer.GroupExecutors(g.AppName, g.ID, len(byApp[g.AppName]))
-		}
+		counts = append(counts, GroupExecutors{GroupID: g.ID, AppName: g.AppName, Executors: len(byApp[g.AppName])})
 		if err := writeAddressList(ctx, m.store, g, byApp[g.AppName], now, m.log, nil); err != nil {
 			if ctx.Err() != nil {
 				return err
@@ -95,6 +88,9 @@ func (m *RegistryMonitor) Pass(ctx context.Context) error {
 			m.log.Error().Err(err).Int("job_group", g.ID).Str("appname", loglimit.Cut(g.AppName)).
 				Msg("group address list not written; the other groups are")
 		}
+	}
+	if m.observer != nil {
+		m.observer.Executors(counts)
 	}
 	if failed > 0 {
 		return fmt.Errorf("%d of %d group address lists not written", failed, len(groups))

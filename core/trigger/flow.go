@@ -47,6 +47,8 @@ type FlowConfig struct {
 	// MaxBatch caps the log writes committed together (see logWriter);
 	// 0 means DefaultMaxBatch, 1 writes every statement on its own.
 	MaxBatch int
+	// Observer sees every trigger's outcome; nil means none.
+	Observer Observer
 }
 
 // Flow runs triggers (XxlJobTrigger.trigger). It is safe for concurrent use.
@@ -60,6 +62,7 @@ type Flow struct {
 	log    zerolog.Logger
 	writer *logWriter
 	groups *groupCache
+	obs    Observer
 }
 
 // NewFlow builds a Flow.
@@ -72,6 +75,7 @@ func NewFlow(cfg FlowConfig) *Flow {
 		admin:  cfg.AdminAddress,
 		now:    cfg.Now,
 		log:    cfg.Log.With().Str("component", "trigger").Logger(),
+		obs:    cfg.Observer,
 	}
 	if f.texts == nil {
 		f.texts = i18n.Load("zh_CN")
@@ -92,6 +96,13 @@ func NewFlow(cfg FlowConfig) *Flow {
 	f.writer = newLogWriter(cfg.Store, batch)
 	f.groups = newGroupCache(cfg.Store, f.now)
 	return f
+}
+
+// observe reports a trigger's outcome to the observer, if any.
+func (f *Flow) observe(typ Type, result string) {
+	if f.obs != nil {
+		f.obs.Triggered(typ, result)
+	}
 }
 
 // WriteStats reports how many log statements were written and in how many

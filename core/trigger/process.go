@@ -67,6 +67,11 @@ func (f *Flow) process(ctx context.Context, p *plan, sh shard) error {
 	if err := f.writer.update(fctx, row); err != nil {
 		return err
 	}
+	result := ResultSuccess
+	if code != api.CodeSuccess {
+		result = ResultFail
+	}
+	f.observe(p.typ, result)
 	ev := f.log.Debug()
 	if code != api.CodeSuccess {
 		ev = f.log.Warn()

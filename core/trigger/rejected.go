@@ -54,5 +54,6 @@ func (f *Flow) RecordRejected(ctx context.Context, req Request, reason string) e
 	if err != nil {
 		return fmt.Errorf("record rejected trigger of job %d: %w", req.JobID, err)
 	}
+	f.observe(req.Type, ResultRejected)
 	return nil
 }

@@ -1,0 +1,171 @@
+// Package metrics exposes the admin's state in the Prometheus format at
+// <context path>/actuator/prometheus, the Spring Boot path. The core
+// packages declare small observer interfaces; Metrics implements them all,
+// and pulls the gauges (pool queues, connections, database errors) from
+// their owners at scrape time.
+package metrics
+
+import (
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/xxl-admin-go/xxl-admin-go/core/thread"
+	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
+)
+
+const ns = "xxl_job"
+
+// Metrics holds the admin's collectors on a registry of their own.
+type Metrics struct {
+	reg       *prometheus.Registry
+	triggers  *prometheus.CounterVec
+	lateness  prometheus.Histogram
+	lockWait  prometheus.Histogram
+	callbacks *prometheus.CounterVec
+	alarms    *prometheus.CounterVec
+	executors *prometheus.GaugeVec
+}
+
+// New builds the collectors, with the Go runtime's and the process's.
+func New() *Metrics {
+	m := &Metrics{
+		reg: prometheus.NewRegistry(),
+		triggers: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Name: "triggers_total",
+			Help: "Triggers run, by trigger type and result (success, fail, rejected by a full pool)."},
+			[]string{"trigger_type", "result"}),
+		lateness: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: ns, Name: "trigger_lateness_seconds",
+			Help:    "How late scheduled fires were handed to the trigger pools after their planned time.",
+			Buckets: []float64{0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300}}),
+		lockWait: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: ns, Name: "schedule_lock_wait_seconds",
+			Help:    "How long schedule rounds waited for the schedule_lock row (other admins hold it meanwhile).",
+			Buckets: []float64{0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10}}),
+		callbacks: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Name: "callback_items_total",
+			Help: "Execution results received on /api/callback, by result (finished, repeated, unknown, failed)."},
+			[]string{"result"}),
+		alarms: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Name: "alarms_total",
+			Help: "Alarm sends by channel and result (success, failure)."}, []string{"channel", "result"}),
+		executors: prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: ns, Name: "group_executors",
+			Help: "Live executors of each automatic executor group, after the last registry monitor pass."},
+			[]string{"job_group", "appname"}),
+	}
+	m.reg.MustRegister(m.triggers, m.lateness, m.lockWait, m.callbacks, m.alarms, m.executors,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m.buildInfo()
+	return m
+}
+
+// Handler serves the registry in the Prometheus text format.
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+}
+
+// Triggered implements trigger.Observer.
+func (m *Metrics) Triggered(typ trigger.Type, result string) {
+	m.triggers.WithLabelValues(string(typ), result).Inc()
+}
+
+// Fired implements schedule.Observer.
+func (m *Metrics) Fired(lateness time.Duration) { m.lateness.Observe(max(lateness, 0).Seconds()) }
+
+// LockWaited implements schedule.Observer.
+func (m *Metrics) LockWaited(wait time.Duration) { m.lockWait.Observe(wait.Seconds()) }
+
+// CallbackItems implements thread.CallbackObserver.
+func (m *Metrics) CallbackItems(result string, n int) {
+	m.callbacks.WithLabelValues(result).Add(float64(n))
+}
+
+// Executors implements thread.RegistryObserver: the gauge holds exactly
+// the groups of the last pass.
+func (m *Metrics) Executors(groups []thread.GroupExecutors) {
+	m.executors.Reset()
+	for _, g := range groups {
+		m.executors.WithLabelValues(strconv.Itoa(g.GroupID), g.AppName).Set(float64(g.Executors))
+	}
+}
+
+// Alarm records one channel's result of one alarm (alarm.Config.Observe).
+func (m *Metrics) Alarm(channel string, ok bool) {
+	result := "success"
+	if !ok {
+		result = "failure"
+	}
+	m.alarms.WithLabelValues(channel, result).Inc()
+}
+
+// WatchPools reads the trigger pools at every scrape.
+func (m *Metrics) WatchPools(stats func() trigger.Stats) {
+	pool := func(name, help string, value func(trigger.PoolStats) int) {
+		for _, p := range []struct {
+			label string
+			pick  func(trigger.Stats) trigger.PoolStats
+		}{{"fast", func(s trigger.Stats) trigger.PoolStats { return s.Fast }}, {"slow", func(s trigger.Stats) trigger.PoolStats { return s.Slow }}} {
+			m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: ns, Name: name, Help: help,
+				ConstLabels: prometheus.Labels{"pool": p.label}}, func() float64 { return float64(value(p.pick(stats()))) }))
+		}
+	}
+	pool("trigger_pool_queued", "Triggers waiting in a trigger pool's queue.", func(s trigger.PoolStats) int { return s.Queued })
+	pool("trigger_pool_queue_capacity", "Capacity of a trigger pool's queue.", func(s trigger.PoolStats) int { return s.Capacity })
+	pool("trigger_pool_workers", "Workers of a trigger pool.", func(s trigger.PoolStats) int { return s.Workers })
+	m.reg.MustRegister(
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: ns, Name: "trigger_pool_rejected_total",
+			Help: "Triggers refused by a full pool (each recorded as a failed log row)."},
+			func() float64 { return float64(stats().Rejected) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: ns, Name: "trigger_pool_slow_routed_total",
+			Help: "Triggers sent to the slow pool because their job was demoted."},
+			func() float64 { return float64(stats().SlowRouted) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: ns, Name: "trigger_pool_demoted_jobs",
+			Help: "Jobs whose triggers go to the slow pool now (over 10 slow triggers this minute, or one running over 500 ms)."},
+			func() float64 { return float64(stats().Demoted) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: ns, Name: "triggers_stuck",
+			Help: "Triggers running for more than 500 ms now (an executor slow to answer /run)."},
+			func() float64 { return float64(stats().Stuck) }),
+	)
+}
+
+// WatchStore reads the database error count at every scrape.
+func (m *Metrics) WatchStore(errors func() int64) {
+	m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: ns, Name: "database_errors_total",
+		Help: "Statements, transactions and pings the database failed."}, func() float64 { return float64(errors()) }))
+}
+
+// WatchHTTP reads the HTTP server's connections at every scrape.
+func (m *Metrics) WatchHTTP(open, waits func() int64, limit int) {
+	capacity := prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Name: "http_connections_max",
+		Help: "The connection cap (server.tomcat.max-connections, fitted to the file limit)."})
+	capacity.Set(float64(limit))
+	m.reg.MustRegister(capacity,
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: ns, Name: "http_connections_open",
+			Help: "HTTP connections open now."}, func() float64 { return float64(open()) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: ns, Name: "http_connection_waits_total",
+			Help: "Times a new connection had to wait for the connection cap."}, func() float64 { return float64(waits()) }),
+	)
+}
+
+// buildInfo publishes the version and the Go version as labels of a
+// constant 1.
+func (m *Metrics) buildInfo() {
+	version, revision := "(devel)", ""
+	goVersion := ""
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		goVersion = bi.GoVersion
+		if bi.Main.Version != "" {
+			version = bi.Main.Version
+		}
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" {
+				revision = s.Value
+			}
+		}
+	}
+	g := prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: ns, Name: "build_info",
+		Help: "The admin's version, VCS revision and Go version; always 1."}, []string{"version", "revision", "goversion"})
+	g.WithLabelValues(version, revision, goVersion).Set(1)
+	m.reg.MustRegister(g)
+}

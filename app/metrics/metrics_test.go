@@ -1,0 +1,82 @@
+package metrics
+
+import (
+	"io"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/xxl-admin-go/xxl-admin-go/core/thread"
+	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
+)
+
+// scrape returns the text exposition.
+func scrape(t *testing.T, m *Metrics) string {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/actuator/prometheus", nil))
+	b, _ := io.ReadAll(rec.Result().Body)
+	return string(b)
+}
+
+// TestMetricsExposition: every observer lands in its series, and pulled
+// gauges are read at scrape time.
+func TestMetricsExposition(t *testing.T) {
+	m := New()
+	stats := trigger.Stats{Fast: trigger.PoolStats{Queued: 3, Capacity: 6000, Workers: 12}, Rejected: 2, Demoted: 1, SlowRouted: 5, Stuck: 4}
+	m.WatchPools(func() trigger.Stats { return stats })
+	m.WatchStore(func() int64 { return 7 })
+	m.WatchHTTP(func() int64 { return 9 }, func() int64 { return 1 }, 8192)
+	m.Triggered(trigger.TypeCron, trigger.ResultSuccess)
+	m.Triggered(trigger.TypeCron, trigger.ResultSuccess)
+	m.Triggered(trigger.TypeManual, trigger.ResultRejected)
+	m.Fired(1500 * time.Millisecond)
+	m.Fired(-time.Second) // early (a clock step): counted as on time
+	m.LockWaited(20 * time.Millisecond)
+	m.CallbackItems(thread.CallbackFinished, 40)
+	m.CallbackItems(thread.CallbackUnknown, 3)
+	m.Alarm("email", false)
+	m.Alarm("webhook", true)
+	m.Executors([]thread.GroupExecutors{{GroupID: 1, AppName: "xxl-job-executor-sample", Executors: 2}, {GroupID: 2, AppName: "empty", Executors: 0}})
+	m.Executors([]thread.GroupExecutors{{GroupID: 1, AppName: "xxl-job-executor-sample", Executors: 3}}) // group 2 removed
+
+	out := scrape(t, m)
+	for _, want := range []string{
+		`xxl_job_triggers_total{result="success",trigger_type="CRON"} 2`,
+		`xxl_job_triggers_total{result="rejected",trigger_type="MANUAL"} 1`,
+		`xxl_job_trigger_lateness_seconds_bucket{le="2"} 2`,
+		`xxl_job_trigger_lateness_seconds_bucket{le="1"} 1`,
+		`xxl_job_trigger_lateness_seconds_count 2`,
+		`xxl_job_schedule_lock_wait_seconds_count 1`,
+		`xxl_job_callback_items_total{result="finished"} 40`,
+		`xxl_job_callback_items_total{result="unknown"} 3`,
+		`xxl_job_alarms_total{channel="email",result="failure"} 1`,
+		`xxl_job_alarms_total{channel="webhook",result="success"} 1`,
+		`xxl_job_group_executors{appname="xxl-job-executor-sample",job_group="1"} 3`,
+		`xxl_job_trigger_pool_queued{pool="fast"} 3`,
+		`xxl_job_trigger_pool_queue_capacity{pool="fast"} 6000`,
+		`xxl_job_trigger_pool_workers{pool="fast"} 12`,
+		`xxl_job_trigger_pool_rejected_total 2`,
+		`xxl_job_trigger_pool_slow_routed_total 5`,
+		`xxl_job_trigger_pool_demoted_jobs 1`,
+		`xxl_job_triggers_stuck 4`,
+		`xxl_job_database_errors_total 7`,
+		`xxl_job_http_connections_open 9`,
+		`xxl_job_http_connections_max 8192`,
+		`xxl_job_http_connection_waits_total 1`,
+		`xxl_job_build_info{goversion="go`,
+		`go_goroutines `,
+	} {
+		if !strings.Contains(out, want+"\n") && !strings.Contains(out, want) {
+			t.Errorf("missing %s", want)
+		}
+	}
+	if strings.Contains(out, `appname="empty"`) {
+		t.Error("a group gone from the last pass is still reported")
+	}
+	stats.Fast.Queued = 5
+	if !strings.Contains(scrape(t, m), `xxl_job_trigger_pool_queued{pool="fast"} 5`) {
+		t.Error("pool gauges are not read at scrape time")
+	}
+}
