@@ -59,7 +59,8 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 	now := opt.Clock.Now
 	var m *metrics.Metrics
 	if cfg.Exposes("prometheus") {
-		m = metrics.New()
+		b := Build()
+		m = metrics.New(metrics.Build{Version: b.Version, Commit: b.Commit, Go: b.Go})
 		m.WatchStore(store.Errors)
 	}
 	obs := observersOf(m)

@@ -7,7 +7,6 @@ package metrics
 
 import (
 	"net/http"
-	"runtime/debug"
 	"strconv"
 	"time"
 
@@ -32,8 +31,13 @@ type Metrics struct {
 	executors *prometheus.GaugeVec
 }
 
+// Build is what xxl_job_build_info reports.
+type Build struct {
+	Version, Commit, Go string
+}
+
 // New builds the collectors, with the Go runtime's and the process's.
-func New() *Metrics {
+func New(b Build) *Metrics {
 	m := &Metrics{
 		reg: prometheus.NewRegistry(),
 		triggers: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Name: "triggers_total",
@@ -56,7 +60,7 @@ func New() *Metrics {
 	}
 	m.reg.MustRegister(m.triggers, m.lateness, m.lockWait, m.callbacks, m.alarms, m.executors,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	m.buildInfo()
+	m.buildInfo(b)
 	return m
 }
 
@@ -148,24 +152,10 @@ func (m *Metrics) WatchHTTP(open, waits func() int64, limit int) {
 	)
 }
 
-// buildInfo publishes the version and the Go version as labels of a
-// constant 1.
-func (m *Metrics) buildInfo() {
-	version, revision := "(devel)", ""
-	goVersion := ""
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		goVersion = bi.GoVersion
-		if bi.Main.Version != "" {
-			version = bi.Main.Version
-		}
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" {
-				revision = s.Value
-			}
-		}
-	}
+// buildInfo publishes the build as labels of a constant 1.
+func (m *Metrics) buildInfo(b Build) {
 	g := prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: ns, Name: "build_info",
-		Help: "The admin's version, VCS revision and Go version; always 1."}, []string{"version", "revision", "goversion"})
-	g.WithLabelValues(version, revision, goVersion).Set(1)
+		Help: "The admin's version, commit and Go version; always 1."}, []string{"version", "revision", "goversion"})
+	g.WithLabelValues(b.Version, b.Commit, b.Go).Set(1)
 	m.reg.MustRegister(g)
 }

@@ -23,7 +23,7 @@ func scrape(t *testing.T, m *Metrics) string {
 // TestMetricsExposition: every observer lands in its series, and pulled
 // gauges are read at scrape time.
 func TestMetricsExposition(t *testing.T) {
-	m := New()
+	m := New(Build{Version: "1.2.3", Commit: "abc", Go: "go1.26.8"})
 	stats := trigger.Stats{Fast: trigger.PoolStats{Queued: 3, Capacity: 6000, Workers: 12}, Rejected: 2, Demoted: 1, SlowRouted: 5, Stuck: 4}
 	m.WatchPools(func() trigger.Stats { return stats })
 	m.WatchStore(func() int64 { return 7 })
@@ -65,7 +65,7 @@ func TestMetricsExposition(t *testing.T) {
 		`xxl_job_http_connections_open 9`,
 		`xxl_job_http_connections_max 8192`,
 		`xxl_job_http_connection_waits_total 1`,
-		`xxl_job_build_info{goversion="go`,
+		`xxl_job_build_info{goversion="go1.26.8",revision="abc",version="1.2.3"} 1`,
 		`go_goroutines `,
 	} {
 		if !strings.Contains(out, want+"\n") && !strings.Contains(out, want) {
