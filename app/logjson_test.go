@@ -120,9 +120,15 @@ func TestLogLinesAreStrictJSON(t *testing.T) {
 	if got := form("/login", url.Values{"userName": {"admin"}, "password": {"123456"}}); !strings.Contains(got, `"code":200`) {
 		t.Fatalf("login %s", got)
 	}
-	for _, addr := range []string{executor.URL + "/", deadURL} {
+	// One at a time, so the live executor's trigger gets log 1.
+	for i, addr := range []string{executor.URL + "/", deadURL} {
 		if got := form("/jobinfo/trigger", url.Values{"id": {"1"}, "executorParam": {"x"}, "addressList": {addr}}); !strings.Contains(got, `"code":200`) {
 			t.Fatalf("trigger %s", got)
+		}
+		for deadline := time.Now().Add(10 * time.Second); strings.Count(a.logs.String(), `"message":"trigger finished"`) <= i; time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("trigger %d never finished:\n%s", i+1, a.logs.String())
+			}
 		}
 	}
 	// The first trigger's log is 1: its run fails in the executor; an
