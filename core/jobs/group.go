@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"unicode/utf16"
 
@@ -118,12 +117,8 @@ func (s *Service) updateGroup(ctx context.Context, st *schema.Store, g schema.Gr
 		if err != nil {
 			return err
 		}
-		g.AddressList = nil
-		if len(live) > 0 {
-			slices.Sort(live)
-			joined := strings.Join(live, ",")
-			g.AddressList = &joined
-		}
+		// Sorted, comma-joined and cut to the column as the monitor writes it.
+		g.AddressList = thread.AddressList(live)
 	} else if err := s.checkManualAddresses(g, false); err != nil {
 		return err
 	}
