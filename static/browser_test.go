@@ -59,6 +59,7 @@ var ready = map[string]struct{ path, cond string }{
 // console error, CSP violation or failed load, and no planted markup
 // becomes an element.
 func TestPagesLoadCleanly(t *testing.T) {
+	t.Parallel()
 	b := browser.ForTest(t)
 	srv := newFakeConsole(t)
 	for _, lang := range langs {
@@ -85,9 +86,10 @@ func TestPagesLoadCleanly(t *testing.T) {
 }
 
 // User data is shown as text: the job list shows the planted markup
-// literally; the trigger message keeps only the admin's <br> and coloured
-// spans; the handle message is text with line breaks.
+// literally; the trigger and handle messages keep only the admin's <br> and
+// coloured spans.
 func TestDataShownAsText(t *testing.T) {
+	t.Parallel()
 	b := browser.ForTest(t)
 	srv := newFakeConsole(t)
 
@@ -145,13 +147,18 @@ func TestDataShownAsText(t *testing.T) {
 		tb.Click(`#xj-log-list tbody tr:nth-child(2) .xj-handle-msg`)
 		tb.Wait(`document.querySelector('.xj-dialog.in .xj-msg')`)
 		var hm struct {
-			Text string `json:"text"`
-			Brs  int    `json:"brs"`
+			Text  string `json:"text"`
+			Brs   int    `json:"brs"`
+			Color string `json:"color"`
 		}
 		tb.Run(`(function () { var m = document.querySelector('.xj-dialog.in .xj-msg');
-			return {text: m.textContent, brs: m.querySelectorAll('br').length}; })()`, &hm)
-		if hm.Text != "<script>alert('handle')</script>firstsecond" || hm.Brs != 1 {
-			t.Errorf("handle msg rendered as %+v", hm)
+			var s = m.querySelector('span');
+			return {text: m.textContent, brs: m.querySelectorAll('br').length, color: s ? s.style.color : ''}; })()`, &hm)
+		// the same whitelist as trigger_msg: breaks and the child-trigger span
+		// are elements, the executor's markup is text
+		want := "<script>alert('handle')</script>firstsecond<img src=x onerror=alert('hm')> >>>>>>>>>>>Trigger child job<<<<<<<<<<< "
+		if hm.Text != want || hm.Brs != 4 || hm.Color != "rgb(0, 192, 239)" {
+			t.Errorf("handle msg rendered as %+v, want text %q, 4 breaks, the span's colour", hm, want)
 		}
 		tb.Clean("handle msg")
 	})
@@ -179,6 +186,7 @@ func TestDataShownAsText(t *testing.T) {
 // The rolling log shows the executor's lines decoded once, as text, and
 // follows console.md §6's rules.
 func TestRollingLog(t *testing.T) {
+	t.Parallel()
 	b := browser.ForTest(t)
 	srv := newFakeConsole(t)
 	const lines = "line1\nline2 <b>&'\"\n"

@@ -68,6 +68,7 @@ func with(base map[string]string, kv ...string) map[string]string {
 // The job form sends exactly the job fields (jobinfo_add.en: the Java form's
 // field names), the GLUE template and remark on add, the id on update.
 func TestJobForm(t *testing.T) {
+	t.Parallel()
 	b := browser.ForTest(t)
 
 	t.Run("add GLUE shell with cron", func(t *testing.T) {
@@ -153,6 +154,7 @@ func TestJobForm(t *testing.T) {
 // The cron builder reads the expression into its fields and writes each
 // choice back (day and week kept exclusive with "?").
 func TestCronBuilder(t *testing.T) {
+	t.Parallel()
 	b := browser.ForTest(t)
 	srv := newFakeConsole(t)
 	tb := newTab(t, b, srv)
@@ -212,6 +214,7 @@ func TestCronBuilder(t *testing.T) {
 
 // The job list's row actions call their endpoints with the row's id.
 func TestJobRowActions(t *testing.T) {
+	t.Parallel()
 	b := browser.ForTest(t)
 	srv := newFakeConsole(t)
 	tb := newTab(t, b, srv)
@@ -284,6 +287,7 @@ var filterTimeRe = regexp.MustCompile(`^\d{4}-\d\d-\d\d 00:00:00 - \d{4}-\d\d-\d
 // The log list asks with the recorded parameters (joblog_pageList.en), loads
 // the group's jobs, kills and clears.
 func TestJobLogActions(t *testing.T) {
+	t.Parallel()
 	b := browser.ForTest(t)
 	srv := newFakeConsole(t)
 	tb := newTab(t, b, srv)
@@ -352,6 +356,7 @@ func TestJobLogActions(t *testing.T) {
 // Executor and user forms: client-side rules, then exactly the recorded
 // parameters (jobgroup_save.en, user_add.en, user_update.en).
 func TestGroupAndUserForms(t *testing.T) {
+	t.Parallel()
 	b := browser.ForTest(t)
 
 	t.Run("executor", func(t *testing.T) {
@@ -439,6 +444,7 @@ func TestGroupAndUserForms(t *testing.T) {
 // The GLUE IDE edits the job's source, loads older versions and saves with a
 // remark of 4..100 characters (jobcode_save.en).
 func TestGlueIDE(t *testing.T) {
+	t.Parallel()
 	b := browser.ForTest(t)
 	srv := newFakeConsole(t)
 	tb := newTab(t, b, srv)
@@ -476,6 +482,7 @@ func TestGlueIDE(t *testing.T) {
 // session (an HTML answer to a JSON call) sending the browser to the login
 // page.
 func TestFrame(t *testing.T) {
+	t.Parallel()
 	b := browser.ForTest(t)
 
 	t.Run("login", func(t *testing.T) {

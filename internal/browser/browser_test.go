@@ -83,3 +83,5 @@ func TestPageReportsProblems(t *testing.T) {
 		t.Errorf("no dialog problem:\n%s", all)
 	}
 }
+
+func TestMain(m *testing.M) { os.Exit(Main(m)) }

@@ -3,8 +3,10 @@ package browser
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 )
@@ -12,24 +14,41 @@ import (
 // EnvScreenshots names a directory; when set, Tab.Screenshot saves PNGs there.
 const EnvScreenshots = "XXL_PAGES_SCREENSHOTS"
 
-// ForTest launches Chromium for a test, or skips the test when the browser
-// suite is off (EnvChromium unset). The browser is closed at cleanup.
+// shared is the test binary's one Chromium: launched by the first ForTest,
+// closed by Main. Tests share it and open tabs of their own (each in its
+// own browser context), so parallel tests pay for one start-up.
+var shared struct {
+	once sync.Once
+	b    *Browser
+	err  error
+}
+
+// ForTest returns the test binary's Chromium, launching it on first use, or
+// skips the test when the browser suite is off (EnvChromium unset). The
+// package's TestMain must end with Main, which closes it.
 func ForTest(t testing.TB) *Browser {
 	t.Helper()
 	path := os.Getenv(EnvChromium)
 	if path == "" {
 		t.Skip("[suite-off] headless Chromium page tests: set " + EnvChromium + "=/usr/bin/chromium")
 	}
-	b, err := Launch(path)
-	if err != nil {
-		t.Fatal(err)
+	shared.once.Do(func() { shared.b, shared.err = Launch(path) })
+	if shared.err != nil {
+		t.Fatal(shared.err)
 	}
-	t.Cleanup(func() {
-		if err := b.Close(); err != nil {
-			t.Errorf("close browser: %v", err)
+	return shared.b
+}
+
+// Main runs the tests and then closes the shared browser; a package's
+// TestMain is os.Exit(browser.Main(m)).
+func Main(m *testing.M) int {
+	code := m.Run()
+	if shared.b != nil {
+		if err := shared.b.Close(); err != nil {
+			fmt.Fprintf(os.Stderr, "close browser: %v\n", err)
 		}
-	})
-	return b
+	}
+	return code
 }
 
 // Tab is a page in a test: every step fails the test on error.
