@@ -173,7 +173,10 @@ const recordedTriggerMsg = `Job trigger type：Manual trigger<br>Trigger machine
 // A trigger message carrying an executor's markup.
 const plantedTriggerMsg = `Trigger Job：<br>msg：<img src=x onerror=alert('trigger')><span style=\"color:red\" onclick=\"alert('span')\">red</span><span style=\"color:#f00\">ok</span>`
 
-const plantedHandleMsg = `<script>alert('handle')</script>first<br>second`
+// A handle message with an executor's markup and the admin's child-trigger
+// result appended (JobCompleter: "<br><br><span style=\"color:#00c0ef;\" >
+// >>>>>>>>>>>Trigger child job<<<<<<<<<<< </span><br>").
+const plantedHandleMsg = `<script>alert('handle')</script>first<br>second<img src=x onerror=alert('hm')><br><br><span style="color:#00c0ef;" > >>>>>>>>>>>Trigger child job<<<<<<<<<<< </span><br>`
 
 func jobJSON(id int, desc, author, scheduleType, conf, glueType, handler string, status int) string {
 	return fmt.Sprintf(`{"id":%d,"jobGroup":2,"jobDesc":%q,"addTime":"2026-11-21T23:02:22.000+00:00","updateTime":"2026-11-21T23:02:22.000+00:00","author":%q,"alarmEmail":"a@b.c","scheduleType":%q,"scheduleConf":%q,"misfireStrategy":"DO_NOTHING","executorRouteStrategy":"FIRST","executorHandler":%q,"executorParam":"p=1","executorBlockStrategy":"SERIAL_EXECUTION","executorTimeout":0,"executorFailRetryCount":0,"glueType":%q,"glueSource":"","glueRemark":"GLUE代码初始化","glueUpdatetime":"2026-11-21T23:02:22.000+00:00","childJobId":"","triggerStatus":%d,"triggerLastTime":0,"triggerNextTime":0}`,

@@ -72,26 +72,7 @@
     return String(value || '').replace(/&(?:amp|lt|gt|quot|#39);/g, function (e) { return back[e]; });
   };
 
-  /**
-   * textWithBreaks returns a fragment showing value as text, where the
-   * admin's own line breaks (<br>, <br/>) become line breaks. Nothing else
-   * in value is interpreted.
-   */
-  XJ.textWithBreaks = function (value) {
-    var frag = document.createDocumentFragment();
-    var parts = String(value === null || value === undefined ? '' : value).split(/<br\s*\/?>/i);
-    for (var i = 0; i < parts.length; i++) {
-      if (i > 0) {
-        frag.appendChild(document.createElement('br'));
-      }
-      if (parts[i]) {
-        frag.appendChild(document.createTextNode(parts[i]));
-      }
-    }
-    return frag;
-  };
-
-  // The admin's own markup in trigger_msg, and nothing else: <br>, <br/>,
+  // The admin's own markup in trigger_msg and handle_msg, and nothing else: <br>, <br/>,
   // <span style="color:#hex;"> (quotes, spaces and the ; optional) and </span>.
   var ALLOWED_TAG = /<br\s*\/?>|<span\s+style\s*=\s*(["'])\s*color\s*:\s*(#[0-9a-fA-F]{3,8})\s*;?\s*\1\s*>|<\/span\s*>/gi;
 
@@ -109,8 +90,9 @@
   }
 
   /**
-   * triggerMsg renders a log row's trigger_msg, which holds the admin's own
-   * markup: <br> and <span style="color:#hex"> become elements, everything
+   * triggerMsg renders a log row's trigger_msg or handle_msg, which hold the
+   * admin's own markup (a child job's trigger result is appended to the
+   * parent's handle_msg with the same coloured span): <br> and <span style="color:#hex"> become elements, everything
    * else (any other tag or attribute, e.g. markup an executor put into its
    * answer) is shown as the literal text it is. The string is tokenised
    * against that whitelist; no DOM is ever built from it by a parser (even

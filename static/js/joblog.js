@@ -1,8 +1,8 @@
 /*
  * Trigger log list (console.md §6): filters (group, job from
  * /joblog/getJobsByGroup, status, trigger time range), the server-side list
- * over POST /joblog/pageList, the trigger message (the admin's own markup,
- * through XJ.triggerMsg) and handle message (text), rolling log and kill
+ * over POST /joblog/pageList, the trigger and handle messages (the admin's
+ * own markup, through XJ.triggerMsg's whitelist), rolling log and kill
  * per row, and clearing old rows.
  */
 (function (window, $, XJ) {
@@ -156,7 +156,7 @@
 
       $table.on('click', '.xj-handle-msg', function (e) {
         e.preventDefault();
-        var $box = $('<div class="xj-msg"></div>').append(XJ.textWithBreaks(rowOf(this).handleMsg));
+        var $box = $('<div class="xj-msg"></div>').append(XJ.triggerMsg(rowOf(this).handleMsg));
         XJ.alert($box, XJ.t('joblog_field_handleMsg'));
       });
 
