@@ -7,78 +7,13 @@
 package browser_test
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/xxl-admin-go/xxl-admin-go/conformance/cluster"
-	"github.com/xxl-admin-go/xxl-admin-go/conformance/consolereplay"
 	"github.com/xxl-admin-go/xxl-admin-go/internal/browser"
-	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
 )
-
-const ctxPath = consolereplay.ContextPath
-
-// syncBuffer collects the admin's output, shown when a test fails.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-// startAdmin runs our admin in lang on a fresh SQLite database holding the
-// fixture, and returns its console URL.
-func startAdmin(t *testing.T, bin, lang string) string {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	t.Cleanup(cancel)
-	url := storetest.SQLiteURL(t, "serverTimezone="+consolereplay.Zone)
-	db, err := consolereplay.OpenDB(ctx, url, "", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	executor := consolereplay.StartFakeExecutor()
-	t.Cleanup(executor.Close)
-	if err := (consolereplay.Fixture{At: time.Now(), Executor: executor.Address()}).Load(ctx, db); err != nil {
-		t.Fatal(err)
-	}
-	mailPort, err := cluster.FreePort() // nothing listens: no mail may be sent
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := &syncBuffer{}
-	admin, err := consolereplay.StartAdmin(ctx, consolereplay.OursTarget{Bin: bin}, consolereplay.Settings{
-		DatasourceURL: url, Lang: lang, MailPort: mailPort, WorkDir: t.TempDir(),
-	}, out, time.Minute)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out.String())
-	}
-	t.Cleanup(func() {
-		if err := admin.Stop(); err != nil {
-			t.Logf("admin stop: %v", err)
-		}
-		if t.Failed() {
-			t.Logf("admin output:\n%s", out.String())
-		}
-	})
-	return admin.BaseURL + ctxPath
-}
 
 func login(tb *browser.Tab, base, user, password string) {
 	tb.T.Helper()
@@ -135,14 +70,11 @@ var pages = []struct{ name, path, ready string }{
 
 // Every page of the real console, in every language, loads cleanly.
 func TestEveryPageLoads(t *testing.T) {
+	t.Parallel()
 	b := browser.ForTest(t)
-	bin, err := cluster.BuildAdmin(t.Context(), t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, lang := range []string{"en", "zh_CN", "zh_TC"} {
 		t.Run(lang, func(t *testing.T) {
-			base := startAdmin(t, bin, lang)
+			base := startAdmin(t, lang)
 			tb := browser.NewTab(t, b, 2*time.Minute)
 			tb.Open(base + "/")
 			if got := tb.Str(`location.pathname`); got != ctxPath+"/toLogin" {
@@ -185,12 +117,9 @@ func TestEveryPageLoads(t *testing.T) {
 
 // The pages' actions work against the real handlers.
 func TestConsoleFlows(t *testing.T) {
+	t.Parallel()
 	b := browser.ForTest(t)
-	bin, err := cluster.BuildAdmin(t.Context(), t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := startAdmin(t, bin, "en")
+	base := startAdmin(t, "en")
 	tb := browser.NewTab(t, b, 3*time.Minute)
 	login(tb, base, "admin", "123456")
 

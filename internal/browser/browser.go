@@ -19,6 +19,9 @@ import (
 // holds the Chromium binary (CI: /usr/bin/chromium).
 const EnvChromium = "XXL_TEST_CHROMIUM"
 
+// Zone is the browser's time zone.
+const Zone = "Asia/Shanghai"
+
 // Browser is one running Chromium with its own temporary profile.
 type Browser struct {
 	ctx         context.Context // the browser's first tab; its cancel ends the process
@@ -46,6 +49,9 @@ func flags(path string) []chromedp.ExecAllocatorOption {
 		chromedp.Flag("disable-features", "Translate,MediaRouter"),
 		chromedp.Flag("password-store", "basic"),
 		chromedp.WindowSize(1400, 900),
+		// the zone of every admin the tests start (the recordings'), so a
+		// time shown or typed in the page means the same to both
+		chromedp.Env("TZ=" + Zone),
 		// no UserDataDir: chromedp makes a fresh temporary profile and
 		// removes it when the browser ends
 	}
