@@ -349,4 +349,3 @@ func shanghai(t *testing.T) *time.Location {
 	}
 	return loc
 }
-
