@@ -125,6 +125,40 @@ func (p *Page) ExpectNavigation() func(ctx context.Context) error {
 	}
 }
 
+// ExpectLoadOf returns a wait for the load of a document whose URL starts
+// with prefix, for a page that goes through others first (a form that posts
+// itself on load). The subscription starts now.
+func (p *Page) ExpectLoadOf(prefix string) func(ctx context.Context) error {
+	sub, stop := context.WithCancel(p.ctx)
+	loaded := make(chan struct{})
+	var url string // of the main frame; only the read loop touches it
+	var once sync.Once
+	err := chromedp.Listen(sub, func(ev any) {
+		switch e := ev.(type) {
+		case *page.EventFrameNavigated:
+			if e.Frame.ParentID == "" {
+				url = e.Frame.URL
+			}
+		case *page.EventLoadEventFired:
+			if strings.HasPrefix(url, prefix) {
+				once.Do(func() { close(loaded) })
+			}
+		}
+	})
+	return func(ctx context.Context) error {
+		defer stop()
+		if err != nil {
+			return err
+		}
+		select {
+		case <-loaded:
+			return nil
+		case <-ctx.Done():
+			return fmt.Errorf("load of %s: %w", prefix, ErrTimeout)
+		}
+	}
+}
+
 // userGesture makes an evaluation count as a user's action (focus, clicks
 // that open things).
 func userGesture(e *runtime.EvaluateParams) { e.UserGesture = new(true) }

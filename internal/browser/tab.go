@@ -144,6 +144,17 @@ func (tb *Tab) Navigating(action func()) {
 	}
 }
 
+// Landing runs action, which makes the page go (maybe through others) to a
+// document whose URL starts with prefix, and waits for that one's load.
+func (tb *Tab) Landing(prefix string, action func()) {
+	tb.T.Helper()
+	done := tb.ExpectLoadOf(prefix)
+	action()
+	if err := done(tb.Ctx); err != nil {
+		tb.T.Fatal(err)
+	}
+}
+
 // PlantedJS lists elements that only injected markup could have created:
 // images, SVG, inline scripts with code, any on* attribute. The console
 // shows no image from data, so a test planting <img onerror> or <svg
