@@ -139,10 +139,12 @@ var memberRoutes = map[string]memberRouteCase{
 			append(validJob(f.g3.ID, ""), "id", itoa(f.j2.ID)), // its own job into another group
 		}
 	}},
-	"/jobinfo/remove":          {denied: func(f fixture) [][]string { return [][]string{{"id", itoa(f.j3.ID)}} }},
-	"/jobinfo/stop":            {denied: func(f fixture) [][]string { return [][]string{{"id", itoa(f.j3.ID)}} }},
-	"/jobinfo/start":           {denied: func(f fixture) [][]string { return [][]string{{"id", itoa(f.j3.ID)}} }},
-	"/jobinfo/trigger":         {denied: func(f fixture) [][]string { return [][]string{{"id", itoa(f.j3.ID), "executorParam", "x", "addressList", ""}} }},
+	"/jobinfo/remove": {denied: func(f fixture) [][]string { return [][]string{{"id", itoa(f.j3.ID)}} }},
+	"/jobinfo/stop":   {denied: func(f fixture) [][]string { return [][]string{{"id", itoa(f.j3.ID)}} }},
+	"/jobinfo/start":  {denied: func(f fixture) [][]string { return [][]string{{"id", itoa(f.j3.ID)}} }},
+	"/jobinfo/trigger": {denied: func(f fixture) [][]string {
+		return [][]string{{"id", itoa(f.j3.ID), "executorParam", "x", "addressList", ""}}
+	}},
 	"/jobinfo/nextTriggerTime": {unscoped: "computes times from the cron it is given; reads no row"},
 	"/joblog":                  {page: func(f fixture) string { return "/joblog?jobId=" + itoa(f.j3.ID) }},
 	"/joblog/getJobsByGroup":   {denied: func(f fixture) [][]string { return [][]string{{"jobGroup", itoa(f.g3.ID)}} }},
@@ -263,7 +265,6 @@ func snapshot(t *testing.T, s *schema.Store, f fixture) string {
 	return fmt.Sprintf("job3 group=%d status=%d desc=%q glue=%q child=%q; job2 group=%d; log3 handle=%d",
 		j.JobGroup, j.TriggerStatus, j.JobDesc, deref(j.GlueSource), deref(j.ChildJobID), own.JobGroup, l.HandleCode)
 }
-
 
 // childOf is the childJobId of a request's parameters.
 func childOf(params []string) string {
