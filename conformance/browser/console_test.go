@@ -45,6 +45,17 @@ func inRow(tb *browser.Tab, table, key, sel string) {
 		e.click(); return true; })()`, nil)
 }
 
+// lastDays is the log filter's text for the last n days up to today's end,
+// in the admins' zone.
+func lastDays(n int) string {
+	loc, err := time.LoadLocation(browser.Zone)
+	if err != nil {
+		loc = time.UTC
+	}
+	today := time.Now().In(loc)
+	return today.AddDate(0, 0, -n).Format("2006-01-02") + " 00:00:00 - " + today.Format("2006-01-02") + " 23:59:59"
+}
+
 func quote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
@@ -52,20 +63,30 @@ func quote(s string) string {
 
 // pages are the console's pages with a condition that holds once their
 // scripts ran and their data arrived (fixture: jobs 2, 4, 7, 8 in group 2;
-// log 1 finished, log 4 trigger-failed; job 4 is GLUE shell).
-var pages = []struct{ name, path, ready string }{
-	{"index", "/", `document.querySelector('#xj-line-chart canvas') && document.querySelector('.xj-range-text').textContent !== ''`},
-	{"jobinfo", "/jobinfo?jobGroup=2", `document.querySelectorAll('#xj-job-list tbody .btn-group').length === 4`},
-	{"jobinfo-first-group", "/jobinfo", listLoaded("#xj-job-list")},
-	{"joblog", "/joblog", listLoaded("#xj-log-list")},
-	{"joblog-job", "/joblog?jobId=2", `document.getElementById('xj-filter-job').value === '2' && ` + listLoaded("#xj-log-list")},
-	{"joblog_detail", "/joblog/logDetailPage?id=1", `document.getElementById('xj-log-status').textContent !== ''`},
-	{"joblog_detail-fail", "/joblog/logDetailPage?id=4", `document.getElementById('xj-log-status').textContent !== ''`},
-	{"jobgroup", "/jobgroup", `document.querySelectorAll('#xj-group-list tbody .btn-group').length === 4`},
-	{"user", "/user", `document.querySelectorAll('#xj-user-list tbody .xj-edit').length === 3`},
-	{"help", "/help", `document.readyState === 'complete' && window.XJ`},
-	{"jobcode", "/jobcode?jobId=4", `document.querySelector('.CodeMirror') && document.querySelector('.CodeMirror').CodeMirror.getValue() !== ''`},
-	{"error", "/jobcode?jobId=999", `document.querySelector('.error-message')`},
+// log 1 finished, log 4 trigger-failed; job 4 is GLUE shell), and the name
+// of their screenshot (docs/screenshots, the Java admin's set in
+// shared/conformance/screenshots/java-admin-2.4.2).
+var pages = []struct{ name, path, ready, shot string }{
+	{"index", "/", `document.querySelector('#xj-line-chart canvas') && document.querySelector('.xj-range-text').textContent !== ''`, "dashboard"},
+	{"jobinfo", "/jobinfo?jobGroup=2", `document.querySelectorAll('#xj-job-list tbody .btn-group').length === 4`, "job_list"},
+	{"jobinfo-first-group", "/jobinfo", listLoaded("#xj-job-list"), ""},
+	{"joblog", "/joblog", listLoaded("#xj-log-list"), ""},
+	{"joblog-job", "/joblog?jobId=2", `document.getElementById('xj-filter-job').value === '2' && ` + listLoaded("#xj-log-list"), "log_list"},
+	{"joblog_detail", "/joblog/logDetailPage?id=1", `document.getElementById('xj-log-status').textContent !== ''`, "log_detail"},
+	{"joblog_detail-fail", "/joblog/logDetailPage?id=4", `document.getElementById('xj-log-status').textContent !== ''`, ""},
+	{"jobgroup", "/jobgroup", `document.querySelectorAll('#xj-group-list tbody .btn-group').length === 4`, "executor_list"},
+	{"user", "/user", `document.querySelectorAll('#xj-user-list tbody .xj-edit').length === 3`, "user_list"},
+	{"help", "/help", `document.readyState === 'complete' && window.XJ`, ""},
+	{"jobcode", "/jobcode?jobId=4", `document.querySelector('.CodeMirror') && document.querySelector('.CodeMirror').CodeMirror.getValue() !== ''`, "glue_ide"},
+	{"error", "/jobcode?jobId=999", `document.querySelector('.error-message')`, ""},
+}
+
+// shoot saves a screenshot for docs/screenshots (make screenshots), in the
+// two languages the Java set has.
+func shoot(tb *browser.Tab, name, lang string) {
+	if name != "" && (lang == "en" || lang == "zh_CN") {
+		tb.Screenshot(name + "." + lang)
+	}
 }
 
 // Every page of the real console, in every language, loads cleanly.
@@ -80,11 +101,33 @@ func TestEveryPageLoads(t *testing.T) {
 			if got := tb.Str(`location.pathname`); got != ctxPath+"/toLogin" {
 				t.Errorf("anonymous / ended at %q", got)
 			}
+			tb.Wait(`document.querySelector('.icheckbox_square-blue')`)
+			shoot(tb, "login", lang)
 			login(tb, base, "admin", "123456")
 			for _, p := range pages {
 				tb.Open(base + p.path)
 				tb.Wait(p.ready)
-				tb.Screenshot("real-" + p.name + "." + lang)
+				switch p.name {
+				case "joblog-job": // the fixture's rows of the last days
+					tb.Run(`document.getElementById('xj-filter-time').value = `+quote(lastDays(3))+`, true`, nil)
+					tb.Click(`#xj-search`)
+					tb.Wait(`document.querySelectorAll('#xj-log-list tbody tr').length >= 4`)
+				case "joblog_detail":
+					tb.Wait(`document.getElementById('xj-log-console').textContent !== ''`)
+				case "index": // the charts' final state, not a frame of their animation
+					tb.Run(`['xj-line-chart', 'xj-pie-chart'].forEach(function (id) {
+						echarts.getInstanceByDom(document.getElementById(id)).setOption({animation: false}); }), true`, nil)
+				}
+				shoot(tb, p.shot, lang)
+				if p.name == "jobinfo" {
+					tb.Click(`#xj-add`)
+					tb.Shown(`#xj-job-modal`)
+					// its slide-in done (Bootstrap 3: translate(0, -25%) to none)
+					tb.Wait(`['none', 'matrix(1, 0, 0, 1, 0, 0)'].indexOf(getComputedStyle(document.querySelector('#xj-job-modal .modal-dialog')).transform) >= 0`)
+					shoot(tb, "job_add_dialog", lang)
+					tb.Click(`#xj-job-modal [data-dismiss=modal]`)
+					tb.Hidden(`#xj-job-modal`)
+				}
 				tb.Clean(p.name)
 			}
 			if got := tb.Str(`document.querySelector('.error-message').textContent`); !strings.Contains(got, "RuntimeException") {

@@ -93,7 +93,8 @@ func (b *Browser) NewPage(ctx context.Context) (*Page, error) {
 	// As with the browser, the tab lives as long as the context of its first
 	// action, so that one runs on tabCtx; ctx only bounds the wait.
 	opened := make(chan error, 1)
-	go func() { opened <- chromedp.Do(tabCtx) }()
+	// a 1400x900 page, as the Java admin's screenshots
+	go func() { opened <- chromedp.Do(tabCtx, chromedp.EmulateViewport(1400, 900)) }()
 	select {
 	case err := <-opened:
 		if err != nil {

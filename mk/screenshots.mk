@@ -1,0 +1,8 @@
+# Screenshots of every console page (README "Screenshots"): our admin in
+# headless Chromium, en and zh_CN, written to docs/screenshots/ as
+# palette PNGs. Needs chromium, pngquant and a CJK font (.ci/packages.d/browser).
+
+.PHONY: screenshots
+
+screenshots:
+	@GO="$(GO)" ./scripts/screenshots.sh
