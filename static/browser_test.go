@@ -65,6 +65,7 @@ func TestPagesLoadCleanly(t *testing.T) {
 	for _, lang := range langs {
 		for _, name := range pageNames {
 			t.Run(name+"/"+lang, func(t *testing.T) {
+				t.Parallel()
 				tb := newTab(t, b, srv)
 				r := ready[name]
 				sep := "?"

@@ -95,6 +95,7 @@ func TestEveryPageLoads(t *testing.T) {
 	b := browser.ForTest(t)
 	for _, lang := range []string{"en", "zh_CN", "zh_TC"} {
 		t.Run(lang, func(t *testing.T) {
+			t.Parallel()
 			base := startAdmin(t, lang)
 			tb := browser.NewTab(t, b, 2*time.Minute)
 			tb.Open(base + "/")

@@ -3,9 +3,11 @@ package browser
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -39,9 +41,21 @@ func ForTest(t testing.TB) *Browser {
 	return shared.b
 }
 
+// Parallel is how many parallel tests of a browser package run at once
+// unless -parallel says otherwise. A page test mostly waits (fades, timers,
+// the server), so four tabs keep two cores busy where GOMAXPROCS (2) would
+// leave them idle.
+const Parallel = 4
+
 // Main runs the tests and then closes the shared browser; a package's
 // TestMain is os.Exit(browser.Main(m)).
 func Main(m *testing.M) int {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		_ = flag.Set("test.parallel", strconv.Itoa(Parallel))
+	}
 	code := m.Run()
 	if shared.b != nil {
 		if err := shared.b.Close(); err != nil {
