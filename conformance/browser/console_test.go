@@ -1,9 +1,15 @@
-// Package browser_test clicks through the real console: our admin binary on
-// an embedded SQLite database with the recordings' fixture (groups, jobs,
-// logs, users; conformance/consolereplay) and a fake executor, driven by
-// headless Chromium under the console's Content-Security-Policy. Every page
-// must load with no script error, CSP violation or failed load, and every
-// form and action must work against the real handlers.
+// Package browser_test drives our real admin binary in headless Chromium
+// (chromedp, under the console's Content-Security-Policy) on an embedded
+// SQLite database with a fake executor:
+//
+//   - console_test.go: every page in three languages with the recordings'
+//     fixture (conformance/consolereplay) loads with no script error, CSP
+//     violation or failed load, every form and action works against the
+//     real handlers, and each page's screenshot for docs/screenshots;
+//   - scenario_test.go: the scenario from login to logout, checked
+//     on database rows and on what the executor received;
+//   - xss_test.go: markup planted in every text field stays text;
+//   - csrf_test.go: a foreign page cannot change anything.
 package browser_test
 
 import (

@@ -85,3 +85,50 @@ func TestPageReportsProblems(t *testing.T) {
 }
 
 func TestMain(m *testing.M) { os.Exit(Main(m)) }
+
+// Tabs are private windows: a cookie one tab got is not sent by another,
+// so parallel tests never share a login. Landing waits for the document
+// a page ends on, through one that posts itself on load.
+func TestTabsAreIsolated(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/favicon.ico", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
+	mux.HandleFunc("/set", func(w http.ResponseWriter, _ *http.Request) {
+		http.SetCookie(w, &http.Cookie{Name: "login", Value: "yes", Path: "/"})
+		_, _ = w.Write([]byte(`<!DOCTYPE html><body>set</body>`))
+	})
+	mux.HandleFunc("/get", func(w http.ResponseWriter, r *http.Request) {
+		c, _ := r.Cookie("login")
+		v := "none"
+		if c != nil {
+			v = c.Value
+		}
+		_, _ = w.Write([]byte(`<!DOCTYPE html><body>` + v + `</body>`))
+	})
+	mux.HandleFunc("/post", func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = w.Write([]byte(`<!DOCTYPE html><body><form id="f" method="POST" action="/get"></form><script src="/submit.js"></script></body>`))
+	})
+	mux.HandleFunc("/submit.js", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/javascript")
+		_, _ = w.Write([]byte(`document.getElementById('f').submit();`))
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+
+	b := ForTest(t)
+	one, two := NewTab(t, b, 30*time.Second), NewTab(t, b, 30*time.Second)
+	one.Open(srv.URL + "/set")
+	one.Open(srv.URL + "/get")
+	two.Open(srv.URL + "/get")
+	if got := one.Str(`document.body.textContent`); got != "yes" {
+		t.Errorf("the tab that got the cookie sends %q", got)
+	}
+	if got := two.Str(`document.body.textContent`); got != "none" {
+		t.Errorf("another tab sends %q", got)
+	}
+	two.Landing(srv.URL+"/get", func() { two.Open(srv.URL + "/post") })
+	if got := two.Str(`location.pathname + ' ' + document.body.textContent`); got != "/get none" {
+		t.Errorf("landed on %q", got)
+	}
+	one.Clean("cookie tab")
+	two.Clean("other tab")
+}
