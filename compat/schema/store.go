@@ -265,9 +265,15 @@ func (s *Store) count(ctx context.Context, b sq.SelectBuilder) (int, error) {
 
 // likeContains builds a LIKE pattern matching v anywhere, with the user's own
 // '%' and '_' taken literally (the Java admin lets them act as wildcards).
+// SQLite's LIKE stops reading its pattern at a NUL byte, so a value holding
+// one also needs INSTR (on every backend, to keep one rule).
 func likeContains(column, v string) sq.Sqlizer {
 	r := strings.NewReplacer("!", "!!", "%", "!%", "_", "!_")
-	return sq.Expr(column+" LIKE ? ESCAPE '!'", "%"+r.Replace(v)+"%")
+	like := sq.Expr(column+" LIKE ? ESCAPE '!'", "%"+r.Replace(v)+"%")
+	if strings.ContainsRune(v, 0) {
+		return sq.And{like, sq.Expr("INSTR("+column+", ?) > 0", v)}
+	}
+	return like
 }
 
 // inOrNone is column IN (vals), or a condition matching nothing when vals is
