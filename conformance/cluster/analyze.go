@@ -28,8 +28,9 @@ type Result struct {
 	Planned         int     // job × second slots in [First, Last]
 	Fired           int     // fires landing on a planned slot, duplicates included
 	Outside         int     // fires of unknown jobs or outside [First, Last]
-	Duplicates      int     // fires no planned second is left for
-	DuplicateSlots  []Slot  // the first few, by the second they arrived in
+	Unpaired        int     // fires in the plan's span no planned second was left for
+	Duplicates      int     // fires beyond the first of one job in one trigger second
+	DuplicateSlots  []Slot  // the first few, by that second
 	MissesExcused   int     // empty slots inside an excused window
 	MissesElsewhere int     // empty slots outside every window
 	Missed          []Slot  // the first few unexcused empty slots
@@ -50,19 +51,33 @@ const (
 	tailSlots = 10
 )
 
-// Analyze pairs each job's fires with its planned whole seconds in order
-// (see match): a fire belongs to the second it is at most MaxLate after.
-// Fires left over are duplicates; planned seconds left over are misses,
-// excused inside a window. A duplicate next to a miss within MaxLate
-// cannot be told from a late fire, which is why misses are only excused
-// in short windows.
+// Analyze counts one job's fires per planned whole second, every job firing
+// once per second from first to last. See AnalyzeEvery.
 func Analyze(fires []Fire, jobs []int, first, last time.Time, excused []Window) Result {
+	return AnalyzeEvery(fires, jobs, 1, first, last, excused)
+}
+
+// AnalyzeEvery checks fires against the plan of every job firing every
+// step seconds from first to last (whole seconds; first on the grid).
+//
+// Duplicates are counted directly: two fires of one job whose trigger
+// second (Fire.Second: the second the admin's ring fired them in) is the
+// same are a duplicate, whatever else happened nearby. The time ring fires
+// each planned second at its whole second (scheduler.md §3.3), so a job
+// never has two planned fires in one second; nothing excuses a second one.
+//
+// Misses and lateness pair each job's fires with its planned seconds in
+// order (see match): a fire belongs to the planned second it is at most
+// MaxLate after, so a fire that came late still covers its own second.
+// Planned seconds left over are misses, excused inside a window.
+func AnalyzeEvery(fires []Fire, jobs []int, step int64, first, last time.Time, excused []Window) Result {
 	lo, hi := first.Unix(), last.Unix()
 	per := byJob(fires)
 	var r Result
+	r.Duplicates, r.DuplicateSlots = duplicates(fires, jobs)
 	late := make([]time.Duration, 0, len(fires))
-	slots := make([]int64, 0, hi-lo+1+tailSlots)
-	for sec := lo; sec <= hi+tailSlots; sec++ {
+	slots := make([]int64, 0, (hi-lo)/step+1+tailSlots)
+	for sec := lo; sec <= hi+tailSlots*step; sec += step {
 		slots = append(slots, sec)
 	}
 	for _, id := range jobs {
@@ -91,12 +106,9 @@ func Analyze(fires []Fire, jobs []int, first, last time.Time, excused []Window) 
 		for j, k := range fireSlot {
 			switch {
 			case k >= 0 && slots[k] > hi, k < 0 && ts[j].Unix() < lo:
-				r.Outside++
+				r.Outside++ // after the plan (ring drain at stop) or before it
 			case k < 0:
-				r.Duplicates++
-				if len(r.DuplicateSlots) < keepSlots {
-					r.DuplicateSlots = append(r.DuplicateSlots, Slot{JobID: id, Second: ts[j].Unix()})
-				}
+				r.Unpaired++
 			}
 		}
 	}
@@ -105,6 +117,38 @@ func Analyze(fires []Fire, jobs []int, first, last time.Time, excused []Window) 
 	}
 	r.Lateness = Summarize(late)
 	return r
+}
+
+// duplicates counts, for the given jobs, the fires beyond the first in each
+// (job, trigger second).
+func duplicates(fires []Fire, jobs []int) (int, []Slot) {
+	want := make(map[int]bool, len(jobs))
+	for _, id := range jobs {
+		want[id] = true
+	}
+	seen := map[Slot]int{}
+	var n int
+	var first []Slot
+	for _, f := range fires {
+		if !want[f.JobID] {
+			continue
+		}
+		s := Slot{JobID: f.JobID, Second: f.Second()}
+		seen[s]++
+		if seen[s] == 2 {
+			first = append(first, s)
+		}
+		if seen[s] > 1 {
+			n++
+		}
+	}
+	slices.SortFunc(first, func(a, b Slot) int {
+		if a.Second != b.Second {
+			return int(a.Second - b.Second)
+		}
+		return a.JobID - b.JobID
+	})
+	return n, first[:min(len(first), keepSlots)]
 }
 
 // Summarize sorts d in place and returns its p50, p99 and maximum.

@@ -6,13 +6,19 @@ import (
 )
 
 // TestAnalyze checks the pairing of fires with planned seconds that the
-// cluster test relies on: one fire per job and whole second (scheduler.md
-// §3.3 ring), late fires kept on their own second, extra fires counted as
-// duplicates, and misses excused only inside kill windows (§14).
+// cluster tests rely on: one fire per job and whole second (scheduler.md
+// §3.3 ring), late fires kept on their own second, a second fire in one
+// trigger second always a duplicate (never excused by a nearby miss or a
+// kill window), and misses excused only inside kill windows (§14).
 func TestAnalyze(t *testing.T) {
 	base := time.Unix(1_800_000_000, 0)
 	at := func(sec int, ms int) Fire {
 		return Fire{JobID: 1, At: base.Add(time.Duration(sec)*time.Second + time.Duration(ms)*time.Millisecond)}
+	}
+	// triggered sets the admin's trigger time of a fire received later.
+	triggered := func(f Fire, sec, ms int) Fire {
+		f.Trigger = base.Add(time.Duration(sec)*time.Second + time.Duration(ms)*time.Millisecond)
+		return f
 	}
 	last := base.Add(4 * time.Second) // planned seconds 0…4
 	tests := []struct {
@@ -26,12 +32,22 @@ func TestAnalyze(t *testing.T) {
 	}{
 		{name: "on time", fires: []Fire{at(0, 5), at(1, 5), at(2, 5), at(3, 5), at(4, 5)},
 			fired: 5, maxLate: 5 * time.Millisecond},
-		{name: "second 1 late by 1.4 s stays on its second",
-			fires: []Fire{at(0, 5), at(2, 400), at(2, 500), at(3, 5), at(4, 5)},
+		{name: "second 1 received 1.4 s late stays on its second",
+			fires: []Fire{at(0, 5), triggered(at(2, 400), 1, 5), at(2, 500), at(3, 5), at(4, 5)},
 			fired: 5, maxLate: 1400 * time.Millisecond},
 		{name: "two fires in one second with no miss near is a duplicate",
 			fires: []Fire{at(0, 5), at(1, 5), at(1, 7), at(2, 5), at(3, 5), at(4, 5)},
 			fired: 5, dups: 1, maxLate: 5 * time.Millisecond},
+		{name: "a duplicate next to a miss is still a duplicate",
+			fires: []Fire{at(0, 5), at(1, 5), at(1, 7), at(3, 5), at(4, 5)},
+			fired: 4, dups: 1, missEls: 1, maxLate: 5 * time.Millisecond},
+		{name: "two fires in the second after a miss are a duplicate, not a late fire",
+			fires: []Fire{at(0, 5), at(2, 5), at(2, 7), at(3, 5), at(4, 5)},
+			fired: 5, dups: 1, maxLate: 1005 * time.Millisecond},
+		{name: "a kill window excuses misses, never a duplicate",
+			fires:   []Fire{at(0, 5), at(1, 5), at(1, 9), at(4, 5)},
+			excused: []Window{{From: base.Add(time.Second), To: base.Add(3 * time.Second)}},
+			fired:   3, dups: 1, missExc: 2, maxLate: 5 * time.Millisecond},
 		{name: "miss outside a window",
 			fires: []Fire{at(0, 5), at(1, 5), at(3, 5), at(4, 5)},
 			fired: 4, missEls: 1, maxLate: 5 * time.Millisecond},
