@@ -86,7 +86,7 @@ func (j Java) logback() string {
 	var b strings.Builder
 	b.WriteString(`<configuration>
   <appender name="console" class="ch.qos.logback.core.ConsoleAppender">
-    <encoder><pattern>%d{HH:mm:ss.SSS} %-5level [%thread] %logger{36} - %msg%n</pattern></encoder>
+    <encoder><pattern>%d{yyyy-MM-dd HH:mm:ss.SSS} %-5level [%thread] %logger{36} - %msg%n</pattern></encoder>
   </appender>
 `)
 	for _, l := range j.DebugLoggers {

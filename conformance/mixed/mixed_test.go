@@ -1,0 +1,547 @@
+package mixed
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/xxl-admin-go/xxl-admin-go/conformance/cluster"
+	"github.com/xxl-admin-go/xxl-admin-go/conformance/javaadmin"
+	"github.com/xxl-admin-go/xxl-admin-go/conformance/mailbox"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
+)
+
+const (
+	// phaseEnv sets how long each phase runs (seconds); 8 by default to
+	// keep CI short. The figures in the README come from 20.
+	phaseEnv = "XXL_TEST_MIXED_PHASE_SECONDS"
+	gridJobs = 300
+	// startMargin puts the first planned fire after our admin's first
+	// round (it sleeps to a whole second ≥ 4 s after start, §3.1).
+	startMargin = 7 * time.Second
+	// lossWindow: a killed admin's ring holds at most the five seconds a
+	// round reads ahead, plus the second under way.
+	lossWindow = 6 * time.Second
+	// settleAfterKill lets the victim finish the round of the second it
+	// took over (Java writes 300 updates one by one), so that what its
+	// ring holds is what its log says it pushed.
+	settleAfterKill = 500 * time.Millisecond
+	javaReady       = 120 * time.Second
+	oursReady       = 30 * time.Second
+	handoverLimit   = 40 * time.Second
+	// javaScheduler is the logger whose debug lines name every ring push.
+	javaScheduler = "com.xxl.job.admin.core.thread.JobScheduleHelper"
+)
+
+// TestMixedCluster runs the Java admin 2.4.2 and ours on one MariaDB
+// database with 300 FIX_RATE 1 s jobs and six CRON jobs, and a fake
+// executor: both admins take turns on schedule_lock; the Java admin is
+// SIGKILLed while it holds read-ahead fires and restarted, then ours is
+// SIGKILLed the same way and Java carries on alone. Checked per job and
+// planned second (scheduler.md §3, §14):
+//   - no second fire anywhere, at the executor and in xxl_job_log;
+//   - no miss outside the seconds after a kill, and every miss after a kill
+//     was held by the killed admin: for Java, a push its own debug log
+//     shows; for ours, a second read ahead before the kill (the rows'
+//     trigger_next_time) that Java did not push; and each kill lost some;
+//   - child jobs, retries and alarms across the two admins: each parent
+//     success fires one child, each failed log gets one retry and one alarm
+//     mail, whichever admin took the callback or the failed row.
+func TestMixedCluster(t *testing.T) {
+	jar := javaadmin.Require(t)
+	url, user, pass := storetest.MySQLURLZone(t, javaadmin.Zone)
+	url += "&useUnicode=true&characterEncoding=UTF-8"
+	phase := 8 * time.Second
+	if v, err := strconv.Atoi(os.Getenv(phaseEnv)); err == nil && v > 0 {
+		phase = time.Duration(v) * time.Second
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	defer cancel()
+	loc, err := time.LoadLocation(javaadmin.Zone)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	dir := t.TempDir()
+	bin, err := cluster.BuildAdmin(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := cluster.OpenDB(ctx, url, user, pass)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(db.Close)
+	exec := cluster.StartExecutor()
+	t.Cleanup(exec.Close)
+	mail, err := mailbox.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(mail.Close)
+	group, grid, err := db.Seed(ctx, gridJobs, exec.Address())
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := seedExtra(ctx, db, group, exec.Address())
+	if err != nil {
+		t.Fatal(err)
+	}
+	exec.SetMode(x.parent, cluster.CallbackSuccess)
+	exec.SetMode(x.retryRun, cluster.RunFail)
+	exec.SetMode(x.retryCallback, cluster.CallbackFail)
+
+	m := &mix{t: t, ctx: ctx, dir: dir, loc: loc, mail: mail.Args(), jar: jar, bin: bin, url: url, user: user, pass: pass}
+	t.Cleanup(m.killAll)
+	ours1 := m.start("ours", 1, oursReady)
+	first := time.Now().Truncate(time.Second).Add(startMargin)
+	if err := arm(ctx, db, group, x, first); err != nil {
+		t.Fatal(err)
+	}
+	java1 := m.start("java", 1, javaReady)
+	exec.SetAdmins([]cluster.Endpoint{ours1.endpoint(), java1.endpoint()})
+
+	// Phase 1: both admins share the schedule; then Java is killed right
+	// after it took the schedule lock over.
+	phase1 := m.waitOwner(exec, java1, time.Now())
+	sleepUntil(ctx, phase1.Add(phase))
+	exec.SetAdmins([]cluster.Endpoint{ours1.endpoint()}) // no result may die with Java
+	kill1 := m.killAtHandover(exec, java1, db)
+
+	// Phase 2: Java restarted; both again; then ours is killed the same way.
+	java2 := m.start("java", 2, javaReady)
+	exec.SetAdmins([]cluster.Endpoint{ours1.endpoint(), java2.endpoint()})
+	phase2 := m.waitOwner(exec, java2, time.Now())
+	sleepUntil(ctx, phase2.Add(phase))
+	exec.SetAdmins([]cluster.Endpoint{java2.endpoint()})
+	kill2 := m.killAtHandover(exec, ours1, db)
+
+	// Phase 3: Java alone. New failures stop first, so that every failed
+	// row has met a fail-monitor pass (every 10 s) before the end.
+	sleepUntil(ctx, time.Now().Add(phase/2))
+	exec.SetMode(x.retryRun, cluster.Record)
+	exec.SetMode(x.retryCallback, cluster.Record)
+	failuresEnd := time.Now()
+	sleepUntil(ctx, time.Now().Add(max(phase/2, 14*time.Second)))
+	exec.SetAdmins(nil)
+	sleepUntil(ctx, time.Now().Add(2*time.Second)) // callbacks in flight land
+	last := time.Now().Truncate(time.Second).Add(-time.Second)
+	if err := java2.admin.Stop(); err != nil {
+		t.Errorf("java admin stop: %v", err)
+	}
+
+	fires := exec.Fires()
+	windows := []cluster.Window{kill1.window(), kill2.window()}
+	every := append(slices.Clone(grid), x.everySecond...)
+	even := first
+	if even.Unix()%2 != 0 {
+		even = even.Add(time.Second)
+	}
+	res := cluster.AnalyzeEvery(fires, every, 1, first, last, windows)
+	resEven := cluster.AnalyzeEvery(fires, x.evenSeconds, 2, even, last, windows)
+	logFires, err := db.LogFires(ctx, group)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logRes := cluster.AnalyzeEvery(logFires, every, 1, first, last, windows)
+	logEven := cluster.AnalyzeEvery(logFires, x.evenSeconds, 2, even, last, windows)
+	sameSecond, rows, err := db.LogDuplicates(ctx, group)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("mixed run: first %s, last %s, %d jobs on the plan\n%s", clock(first), clock(last), len(every)+len(x.evenSeconds),
+		table(res, resEven, logRes, logEven, sameSecond, rows))
+	t.Logf("fires per admin and phase: %s", m.turns(fires, []span{
+		{"both (1)", first, kill1.at}, {"ours alone", kill1.at, m.readyAt(java2)}, {"both (2)", m.readyAt(java2), kill2.at},
+		{"java alone", kill2.at, last.Add(time.Second)}}))
+	if n := res.Duplicates + resEven.Duplicates + logRes.Duplicates + logEven.Duplicates + sameSecond; n != 0 {
+		t.Errorf("duplicate fires: executor %v %v, xxl_job_log %v %v, %d log rows sharing a second; want none (scheduler.md §14)",
+			res.DuplicateSlots, resEven.DuplicateSlots, logRes.DuplicateSlots, logEven.DuplicateSlots, sameSecond)
+	}
+	if res.MissesElsewhere+resEven.MissesElsewhere != 0 {
+		t.Errorf("fires missing outside the kill windows: %v %v; only a killed admin's ring may be lost",
+			res.Missed, resEven.Missed)
+	}
+	plan := planOf(every, x.evenSeconds)
+	m.checkJavaKill(kill1, java1.pushes.Pushes(), fires, plan)
+	m.checkOursKill(kill2, java2.pushes.Pushes(), fires, plan)
+	checkCompletion(ctx, t, db, x, exec, mail, failuresEnd)
+	if t.Failed() {
+		m.dumpLogs()
+	}
+}
+
+// mix is the admin processes of the test.
+type mix struct {
+	t               *testing.T
+	ctx             context.Context
+	dir             string
+	loc             *time.Location
+	mail            []string
+	jar, bin        string
+	url, user, pass string
+	mu              sync.Mutex
+	nodes           []*node
+}
+
+// node is one admin instance; its token names it in every fire.
+type node struct {
+	kind, token string
+	admin       *javaadmin.Admin
+	pushes      *PushLog // Java only
+	logFile     string
+	ready       time.Time
+}
+
+func (n *node) endpoint() cluster.Endpoint {
+	return cluster.Endpoint{URL: n.admin.URL(), Token: n.token}
+}
+
+func (m *mix) start(kind string, nth int, ready time.Duration) *node {
+	m.t.Helper()
+	n := &node{kind: kind, token: fmt.Sprintf("%s-%d", kind, nth)}
+	work := filepath.Join(m.dir, n.token)
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		m.t.Fatal(err)
+	}
+	n.logFile = filepath.Join(work, "admin.log")
+	f, err := os.Create(n.logFile)
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	m.t.Cleanup(func() { f.Close() })
+	var target javaadmin.Target = javaadmin.Ours{Bin: m.bin}
+	var out io.Writer = f
+	if kind == "java" {
+		target = javaadmin.Java{Jar: m.jar, DebugLoggers: []string{javaScheduler}}
+		n.pushes = NewPushLog(f, m.loc)
+		out = n.pushes
+	}
+	a, err := javaadmin.Start(m.ctx, target, javaadmin.Settings{DatasourceURL: m.url, User: m.user, Password: m.pass,
+		AccessToken: n.token, Mail: m.mail, WorkDir: work}, out, ready)
+	if err != nil {
+		m.t.Fatalf("%v\n%s", err, tail(n.logFile, 40))
+	}
+	n.admin, n.ready = a, time.Now()
+	m.mu.Lock()
+	m.nodes = append(m.nodes, n)
+	m.mu.Unlock()
+	return n
+}
+
+func (m *mix) readyAt(n *node) time.Time { return n.ready }
+
+// waitOwner waits until n has fired a whole second of the schedule at or
+// after from, and returns that second.
+func (m *mix) waitOwner(exec *cluster.Executor, n *node, from time.Time) time.Time {
+	m.t.Helper()
+	deadline := time.Now().Add(handoverLimit)
+	for sec := from.Unix(); time.Now().Before(deadline); {
+		if sec < time.Now().Unix() {
+			if exec.Owner(sec) == n.token {
+				return time.Unix(sec, 0)
+			}
+			sec++
+			continue
+		}
+		sleepUntil(m.ctx, time.Now().Add(100*time.Millisecond))
+	}
+	m.t.Fatalf("%s fired nothing within %s", n.token, handoverLimit)
+	return time.Time{}
+}
+
+// killOf is one SIGKILL and what the rows said right after it.
+type killOf struct {
+	node     *node
+	handover int64 // the second the victim had just taken over
+	at       time.Time
+	next     map[int]int64 // trigger_next_time by job, read after the kill
+}
+
+func (k killOf) window() cluster.Window {
+	return cluster.Window{From: k.at.Truncate(time.Second), To: k.at.Add(lossWindow)}
+}
+
+// killAtHandover SIGKILLs n once it has taken the schedule lock over (see
+// cluster.Executor.WaitHandover) and reads every job's next fire time.
+func (m *mix) killAtHandover(exec *cluster.Executor, n *node, db *cluster.DB) killOf {
+	m.t.Helper()
+	hctx, cancel := context.WithTimeout(m.ctx, handoverLimit)
+	defer cancel()
+	_, sec, err := exec.WaitHandover(hctx, time.Now(), n.token)
+	if err != nil {
+		m.t.Fatalf("%s never took the schedule over: %v", n.token, err)
+	}
+	sleepUntil(m.ctx, time.Unix(sec, 0).Add(settleAfterKill))
+	at := time.Now()
+	n.admin.Kill()
+	next, err := nextTimes(m.ctx, db)
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	return killOf{node: n, handover: sec, at: at, next: next}
+}
+
+// plan tells whether a job has a planned fire in a second.
+type plan map[int]int64 // job → step in seconds
+
+func planOf(every, even []int) plan {
+	p := plan{}
+	for _, id := range every {
+		p[id] = 1
+	}
+	for _, id := range even {
+		p[id] = 2
+	}
+	return p
+}
+
+// lostAfter lists the planned fires of the seconds after a kill (to the
+// end of its loss window) that nobody fired.
+func lostAfter(k killOf, fires []cluster.Fire, p plan) map[cluster.Slot]bool {
+	from, to := k.at.Unix()+1, k.at.Add(lossWindow).Unix()
+	fired := map[cluster.Slot]bool{}
+	for _, f := range fires {
+		fired[cluster.Slot{JobID: f.JobID, Second: f.Second()}] = true
+	}
+	lost := map[cluster.Slot]bool{}
+	for id, step := range p {
+		for s := from; s <= to; s++ {
+			if s%step == 0 && !fired[cluster.Slot{JobID: id, Second: s}] {
+				lost[cluster.Slot{JobID: id, Second: s}] = true
+			}
+		}
+	}
+	return lost
+}
+
+// checkJavaKill: every fire lost after Java's kill is one its debug log
+// shows it pushed into its ring (for a second after the kill), and it held
+// some.
+func (m *mix) checkJavaKill(k killOf, pushes []Push, fires []cluster.Fire, p plan) {
+	t := m.t
+	held := map[cluster.Slot]bool{}
+	for _, ps := range pushes {
+		if _, planned := p[ps.JobID]; planned && ps.Second > k.at.Unix() && ps.At.Before(k.at) {
+			held[cluster.Slot{JobID: ps.JobID, Second: ps.Second}] = true
+		}
+	}
+	lost := lostAfter(k, fires, p)
+	var notHeld []cluster.Slot
+	for s := range lost {
+		if !held[s] {
+			notHeld = append(notHeld, s)
+		}
+	}
+	refired := 0
+	for s := range held {
+		if !lost[s] {
+			refired++
+		}
+	}
+	t.Logf("java killed at %s (%d ms after taking over %s): it held %d fires by its log, %d lost, %d of them fired by ours after all (pushed in the round the kill cut short)",
+		clock(k.at), k.at.Sub(time.Unix(k.handover, 0)).Milliseconds(), clock(time.Unix(k.handover, 0)), len(held), len(lost), refired)
+	if len(lost) == 0 {
+		t.Errorf("the kill of java at %s hit nothing: no fire lost after it", clock(k.at))
+	}
+	if len(notHeld) > 0 {
+		t.Errorf("%d fires lost after java's kill that java never pushed, e.g. %v", len(notHeld), first(notHeld))
+	}
+}
+
+// checkOursKill: every fire lost after our kill was read ahead before it
+// (its job's trigger_next_time had passed it) and not pushed by Java, so it
+// sat in our ring; and ours held some.
+func (m *mix) checkOursKill(k killOf, javaPushes []Push, fires []cluster.Fire, p plan) {
+	t := m.t
+	javaHeld := map[cluster.Slot]bool{}
+	for _, ps := range javaPushes {
+		javaHeld[cluster.Slot{JobID: ps.JobID, Second: ps.Second}] = true
+	}
+	lost := lostAfter(k, fires, p)
+	var bad []cluster.Slot
+	for s := range lost {
+		if javaHeld[s] || s.Second*1000 >= k.next[s.JobID] {
+			bad = append(bad, s)
+		}
+	}
+	t.Logf("ours killed at %s (%d ms after taking over %s): %d fires lost, all read ahead by it",
+		clock(k.at), k.at.Sub(time.Unix(k.handover, 0)).Milliseconds(), clock(time.Unix(k.handover, 0)), len(lost)-len(bad))
+	if len(lost) == 0 {
+		t.Errorf("the kill of ours at %s hit nothing: no fire lost after it", clock(k.at))
+	}
+	if len(bad) > 0 {
+		t.Errorf("%d fires lost after our kill that ours did not hold (pushed by java, or not yet read ahead), e.g. %v",
+			len(bad), first(bad))
+	}
+}
+
+// checkCompletion: each parent success fired one child; each failed log
+// got one alarm mail and, with a retry left, one retry; callbacks and
+// failed rows were taken by both admins. Rows left claimed (alarm_status
+// -1 or -2) by a killed admin are reported, not counted.
+func checkCompletion(ctx context.Context, t *testing.T, db *cluster.DB, x extra, exec *cluster.Executor, mail *mailbox.Server, failuresEnd time.Time) {
+	rows, err := logRows(ctx, db, x.group)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parentOK, children, failed, claimed, retries, retried int
+	mails := mail.ByLogID()
+	var twice, none []int64
+	for _, r := range rows {
+		switch {
+		case r.jobID == x.parent && r.hdl == 200:
+			parentOK++
+		case r.jobID == x.child:
+			children++
+		case r.jobID == x.retryRun || r.jobID == x.retryCallback:
+			if r.retry == 0 {
+				retries++
+			}
+			if r.trigger == 200 && r.hdl != 500 {
+				continue // a run after the failures stopped
+			}
+			failed++
+			switch {
+			case r.alarm == -1 || r.alarm == -2:
+				claimed++
+				continue
+			case r.retry == 1:
+				retried++
+			}
+			switch mails[r.id] {
+			case 1:
+			case 0:
+				none = append(none, r.id)
+			default:
+				twice = append(twice, r.id)
+			}
+		}
+	}
+	byAdmin := map[string]int{}
+	for _, f := range exec.Fires() {
+		if f.JobID == x.child || (f.JobID == x.retryRun || f.JobID == x.retryCallback) {
+			byAdmin[strings.SplitN(f.Admin, "-", 2)[0]]++
+		}
+	}
+	t.Logf("completion: %d parent successes, %d child runs; %d failed logs (before %s), %d retried, %d retry rows, %d alarm mails, %d left claimed by a killed admin; callbacks taken %v; child and retry-job fires by admin %v",
+		parentOK, children, failed, clock(failuresEnd), retried, retries, len(mail.Messages()), claimed, exec.Callbacks(), byAdmin)
+	if parentOK == 0 || children != parentOK {
+		t.Errorf("%d child runs for %d parent successes; want one each (scheduler.md §7)", children, parentOK)
+	}
+	if failed == 0 || len(none) > 0 || len(twice) > 0 {
+		t.Errorf("alarms: %d failed logs; none for %v, more than one for %v; want one each (§8)", failed, none, twice)
+	}
+	if retries != retried {
+		t.Errorf("%d retry rows for %d failed logs with a retry left; want one each (§8)", retries, retried)
+	}
+	cb := exec.Callbacks()
+	var admins []string
+	for tok, n := range cb {
+		if n > 0 {
+			admins = append(admins, strings.SplitN(tok, "-", 2)[0])
+		}
+	}
+	if !slices.Contains(admins, "java") || !slices.Contains(admins, "ours") {
+		t.Errorf("callbacks were taken by %v; the test wants both admins to take some", cb)
+	}
+}
+
+// span is a named stretch of the run.
+type span struct {
+	name     string
+	from, to time.Time
+}
+
+// turns counts fires per admin kind in each span: both must fire while
+// both run.
+func (m *mix) turns(fires []cluster.Fire, spans []span) string {
+	var b strings.Builder
+	for _, s := range spans {
+		n := map[string]int{}
+		for _, f := range fires {
+			if f.Trigger.After(s.from) && f.Trigger.Before(s.to) {
+				n[strings.SplitN(f.Admin, "-", 2)[0]]++
+			}
+		}
+		fmt.Fprintf(&b, "%s %s…%s java %d ours %d; ", s.name, clock(s.from), clock(s.to), n["java"], n["ours"])
+		if strings.HasPrefix(s.name, "both") && (n["java"] == 0 || n["ours"] == 0) {
+			m.t.Errorf("%s: the admins did not take turns (java %d, ours %d fires)", s.name, n["java"], n["ours"])
+		}
+	}
+	return b.String()
+}
+
+func (m *mix) killAll() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, n := range m.nodes {
+		n.admin.Kill()
+	}
+}
+
+func (m *mix) dumpLogs() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, n := range m.nodes {
+		m.t.Logf("%s output (tail):\n%s", n.token, tail(n.logFile, 30))
+	}
+}
+
+func sleepUntil(ctx context.Context, at time.Time) {
+	t := time.NewTimer(time.Until(at))
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}
+
+func clock(t time.Time) string { return t.UTC().Format("15:04:05.000") }
+
+func first(s []cluster.Slot) []cluster.Slot {
+	slices.SortFunc(s, func(a, b cluster.Slot) int { return int(a.Second-b.Second)*1000000 + a.JobID - b.JobID })
+	return s[:min(len(s), 10)]
+}
+
+// tail returns the last n lines of a file without the ring-push debug
+// lines.
+func tail(name string, n int) string {
+	b, _ := os.ReadFile(name)
+	var keep []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if !strings.Contains(l, pushMarker) && !strings.Contains(l, "time-ring beat") {
+			keep = append(keep, l)
+		}
+	}
+	if len(keep) > n {
+		keep = keep[len(keep)-n:]
+	}
+	return strings.Join(keep, "\n")
+}
+
+func table(every, even, logEvery, logEven cluster.Result, sameSecond, rows int) string {
+	var b strings.Builder
+	row := func(k string, a, c any) { fmt.Fprintf(&b, "  %-30s %-10v %v\n", k, a, c) }
+	row("", "1 s jobs", "2 s jobs")
+	row("planned (job × second)", every.Planned, even.Planned)
+	row("fired on plan", every.Fired, even.Fired)
+	row("fired outside plan", every.Outside, even.Outside)
+	row("duplicates (executor)", every.Duplicates, even.Duplicates)
+	row("duplicates (xxl_job_log)", logEvery.Duplicates, logEven.Duplicates)
+	row("misses in kill windows", every.MissesExcused, even.MissesExcused)
+	row("misses elsewhere", every.MissesElsewhere, even.MissesElsewhere)
+	row("lateness p50", every.Lateness.P50, even.Lateness.P50)
+	row("lateness p99", every.Lateness.P99, even.Lateness.P99)
+	row("lateness max", every.Lateness.Max, even.Lateness.Max)
+	fmt.Fprintf(&b, "  log rows %d, sharing a job and second %d\n", rows, sameSecond)
+	return b.String()
+}
