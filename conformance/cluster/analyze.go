@@ -67,8 +67,10 @@ func Analyze(fires []Fire, jobs []int, first, last time.Time, excused []Window) 
 // never has two planned fires in one second; nothing excuses a second one.
 //
 // Misses and lateness pair each job's fires with its planned seconds in
-// order (see match): a fire belongs to the planned second it is at most
+// order (see match): a fire whose planned second is known covers exactly
+// that second; any other belongs to the planned second it is at most
 // MaxLate after, so a fire that came late still covers its own second.
+// Lateness is receipt minus planned second.
 // Planned seconds left over are misses, excused inside a window.
 func AnalyzeEvery(fires []Fire, jobs []int, step int64, first, last time.Time, excused []Window) Result {
 	lo, hi := first.Unix(), last.Unix()
@@ -81,9 +83,9 @@ func AnalyzeEvery(fires []Fire, jobs []int, step int64, first, last time.Time, e
 		slots = append(slots, sec)
 	}
 	for _, id := range jobs {
-		ts := per[id]
+		fs := per[id]
 		delete(per, id)
-		slotFire, fireSlot := match(slots, ts)
+		slotFire, fireSlot := match(slots, times(fs))
 		for k, sec := range slots {
 			if sec > hi {
 				break
@@ -91,7 +93,7 @@ func AnalyzeEvery(fires []Fire, jobs []int, step int64, first, last time.Time, e
 			r.Planned++
 			if j := slotFire[k]; j >= 0 {
 				r.Fired++
-				late = append(late, ts[j].Sub(time.Unix(sec, 0)))
+				late = append(late, fs[j].At.Sub(time.Unix(sec, 0)))
 				continue
 			}
 			if slices.ContainsFunc(excused, func(w Window) bool { return w.holds(sec) }) {
@@ -105,15 +107,15 @@ func AnalyzeEvery(fires []Fire, jobs []int, step int64, first, last time.Time, e
 		}
 		for j, k := range fireSlot {
 			switch {
-			case k >= 0 && slots[k] > hi, k < 0 && ts[j].Unix() < lo:
+			case k >= 0 && slots[k] > hi, k < 0 && fs[j].matchTime().Unix() < lo:
 				r.Outside++ // after the plan (ring drain at stop) or before it
 			case k < 0:
 				r.Unpaired++
 			}
 		}
 	}
-	for _, ts := range per {
-		r.Outside += len(ts) // fires of jobs not in the plan
+	for _, fs := range per {
+		r.Outside += len(fs) // fires of jobs not in the plan
 	}
 	r.Lateness = Summarize(late)
 	return r

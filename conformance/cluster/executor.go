@@ -23,11 +23,18 @@ type Fire struct {
 	// Admin is the access token the request carried: tests give every
 	// admin process a token of its own to tell who sent a fire.
 	Admin string
+	// Planned is the planned epoch second the fire stands for when a test
+	// knows it from the admin's own records (0: unknown).
+	Planned int64
 }
 
-// Second is the whole second the admin fired it in: the second of its
-// trigger time, or of its receipt when that is unknown.
+// Second is the planned second of the fire: Planned when known, else the
+// second of its trigger time (the admin's ring fires each planned second
+// at that whole second, §3.3), else of its receipt.
 func (f Fire) Second() int64 {
+	if f.Planned != 0 {
+		return f.Planned
+	}
 	if !f.Trigger.IsZero() {
 		return f.Trigger.Unix()
 	}

@@ -39,7 +39,7 @@ func Start(ctx context.Context, t Target, s Settings, out io.Writer, ready time.
 	cmd.Env = append(os.Environ(), "TZ="+Zone)
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
-	cmd.WaitDelay = 10 * time.Second
+	cmd.WaitDelay = stopGrace
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s admin: %w", t.Name(), err)
 	}
@@ -89,8 +89,13 @@ func (a *Admin) waitReady(ctx context.Context, limit time.Duration) error {
 	}
 }
 
-// Stop sends SIGTERM and waits for the process (SIGKILL after 10 s). The
-// JVM's exit status after SIGTERM (143) counts as a clean stop.
+// stopGrace is how long Stop waits after SIGTERM. The Java admin's
+// shutdown alone waits up to 8 s for its time ring to drain, then stops
+// its other threads one by one.
+const stopGrace = 30 * time.Second
+
+// Stop sends SIGTERM and waits for the process (SIGKILL after stopGrace).
+// The JVM's exit status after SIGTERM (143) counts as a clean stop.
 func (a *Admin) Stop() error {
 	select {
 	case <-a.done:
@@ -100,9 +105,9 @@ func (a *Admin) Stop() error {
 	_ = a.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-a.done:
-	case <-time.After(10 * time.Second):
+	case <-time.After(stopGrace):
 		a.Kill()
-		return errors.New(a.Name + " admin ignored SIGTERM for 10 s; killed")
+		return errors.New(a.Name + " admin ignored SIGTERM for " + stopGrace.String() + "; killed")
 	}
 	return a.exitErr()
 }

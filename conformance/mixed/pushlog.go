@@ -3,10 +3,13 @@ package mixed
 import (
 	"bytes"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/xxl-admin-go/xxl-admin-go/conformance/cluster"
 )
 
 // Push is one job pushed into the Java admin's time ring, read from its
@@ -26,15 +29,16 @@ type PushLog struct {
 	out io.Writer
 	loc *time.Location
 
-	mu     sync.Mutex
-	rest   []byte
-	pushes []Push
+	mu      sync.Mutex
+	rest    []byte
+	pushes  []Push
+	seconds map[int64]int // planned second → pushes for it
 }
 
 // NewPushLog parses log lines whose timestamps are wall time in loc
 // ("2006-01-02 15:04:05.000", javaadmin's logback pattern).
 func NewPushLog(out io.Writer, loc *time.Location) *PushLog {
-	return &PushLog{out: out, loc: loc}
+	return &PushLog{out: out, loc: loc, seconds: map[int64]int{}}
 }
 
 // Write implements io.Writer.
@@ -72,7 +76,8 @@ func (p *PushLog) line(s string) {
 	if err != nil {
 		return
 	}
-	list = strings.TrimSuffix(list, "]")
+	// Arrays.asList wraps the slot's list once more: "[[3, 7]]".
+	list = strings.Trim(list, "[] ")
 	if i := strings.LastIndex(list, ", "); i >= 0 {
 		list = list[i+2:]
 	}
@@ -85,7 +90,58 @@ func (p *PushLog) line(s string) {
 	base := at.Unix() - 2
 	sec := base + int64((slot-int(base%60)+120)%60)
 	p.pushes = append(p.pushes, Push{JobID: id, Second: sec, At: at})
+	p.seconds[sec]++
 }
+
+// Pushed is how many fires the admin pushed into its ring for a planned
+// second so far.
+func (p *PushLog) Pushed(sec int64) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.seconds[sec]
+}
+
+// Plan assigns the Java fires of one admin instance (fires whose Admin is
+// token) the planned second they stand for: the ring fires each push once,
+// in push order per job (the trigger pool is FIFO), so the k-th fire of a
+// job is its k-th push, unless a fire came without a push (a late job
+// fired at once, §3.2 case B: it keeps its trigger second) or pushes were
+// never fired (lost with the process: the last ones). It returns the fires
+// with Planned set.
+func Plan(fires []cluster.Fire, token string, pushes []Push) []cluster.Fire {
+	byJob := map[int][]int64{}
+	for _, p := range pushes {
+		byJob[p.JobID] = append(byJob[p.JobID], p.Second)
+	}
+	next := map[int]int{}
+	out := slices.Clone(fires)
+	idx := make([]int, 0, len(out))
+	for i, f := range out {
+		if f.Admin == token {
+			idx = append(idx, i)
+		}
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return out[a].Trigger.Compare(out[b].Trigger) })
+	for _, i := range idx {
+		f := &out[i]
+		secs, k := byJob[f.JobID], next[f.JobID]
+		// Pushes far behind this fire were never fired (lost in the ring).
+		for k < len(secs) && secs[k] < f.Trigger.Unix()-maxPoolLag {
+			k++
+		}
+		if k < len(secs) && secs[k] <= f.Trigger.Unix() {
+			f.Planned = secs[k]
+			k++
+		}
+		next[f.JobID] = k
+	}
+	return out
+}
+
+// maxPoolLag bounds how long a fire may wait in the Java admin's trigger
+// pool (10 core threads, a queue of 1,000) between its ring tick and its
+// trigger time.
+const maxPoolLag = 15
 
 // Pushes returns a copy of the pushes so far.
 func (p *PushLog) Pushes() []Push {
