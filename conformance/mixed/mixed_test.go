@@ -148,15 +148,15 @@ func TestMixedCluster(t *testing.T) {
 	if even.Unix()%2 != 0 {
 		even = even.Add(time.Second)
 	}
-	res := cluster.AnalyzeEvery(fires, every, 1, first, last, windows)
-	resEven := cluster.AnalyzeEvery(fires, x.evenSeconds, 2, even, last, windows)
+	res := cluster.AnalyzeEvery(only(fires, every), every, 1, first, last, windows)
+	resEven := cluster.AnalyzeEvery(only(fires, x.evenSeconds), x.evenSeconds, 2, even, last, windows)
 	logFires, err := db.LogFires(ctx, group)
 	if err != nil {
 		t.Fatal(err)
 	}
 	logFires = planLogs(logFires, fires)
-	logRes := cluster.AnalyzeEvery(logFires, every, 1, first, last, windows)
-	logEven := cluster.AnalyzeEvery(logFires, x.evenSeconds, 2, even, last, windows)
+	logRes := cluster.AnalyzeEvery(only(logFires, every), every, 1, first, last, windows)
+	logEven := cluster.AnalyzeEvery(only(logFires, x.evenSeconds), x.evenSeconds, 2, even, last, windows)
 	t.Logf("mixed run: first %s, last %s, %d jobs on the plan\n%s", clock(first), clock(last), len(every)+len(x.evenSeconds),
 		table(res, resEven, logRes, logEven, len(logFires)))
 	t.Logf("fires per admin and phase: %s", m.turns(fires, []span{
@@ -584,6 +584,17 @@ func tail(name string, n int) string {
 		keep = keep[len(keep)-n:]
 	}
 	return strings.Join(keep, "\n")
+}
+
+// only keeps the fires of the given jobs.
+func only(fires []cluster.Fire, jobs []int) []cluster.Fire {
+	var out []cluster.Fire
+	for _, f := range fires {
+		if slices.Contains(jobs, f.JobID) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // planLogs gives each log row the planned second of the fire that carried
