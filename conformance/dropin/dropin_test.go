@@ -27,7 +27,7 @@ const (
 // job is one job the creating admin adds through its console, and the
 // planned seconds it must fire on.
 type job struct {
-	Job
+	javaadmin.Job
 	id    int
 	first int64 // planned epoch second of the first fire (trigger_next_time after start)
 	step  int64 // seconds between fires
@@ -82,7 +82,7 @@ func takeover(t *testing.T, creator, taker javaadmin.Target) {
 
 	a := logs.start(t, ctx, creator, "creator", url, user, pass)
 	exec.SetAdmins([]cluster.Endpoint{{URL: a.URL(), Token: "creator"}})
-	con, err := Login(a.URL(), "admin", "123456")
+	con, err := javaadmin.Login(a.URL(), "admin", "123456")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,9 +94,9 @@ func takeover(t *testing.T, creator, taker javaadmin.Target) {
 		t.Fatal(err)
 	}
 	jobs := []*job{
-		{Job: Job{Group: group, Desc: "rate", ScheduleType: "FIX_RATE", Conf: "2", Handler: "rateHandler", Param: "p-rate",
+		{Job: javaadmin.Job{Group: group, Desc: "rate", ScheduleType: "FIX_RATE", Conf: "2", Handler: "rateHandler", Param: "p-rate",
 			Route: "FIRST", Misfire: "DO_NOTHING", Block: "SERIAL_EXECUTION"}, step: 2},
-		{Job: Job{Group: group, Desc: "cron", ScheduleType: "CRON", Conf: "*/3 * * * * ?", Handler: "cronHandler", Param: "p-cron",
+		{Job: javaadmin.Job{Group: group, Desc: "cron", ScheduleType: "CRON", Conf: "*/3 * * * * ?", Handler: "cronHandler", Param: "p-cron",
 			Route: "ROUND", Misfire: "FIRE_ONCE_NOW", Block: "DISCARD_LATER", Timeout: 5, FailRetry: 1}, step: 3},
 	}
 	for _, j := range jobs {

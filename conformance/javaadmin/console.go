@@ -1,4 +1,4 @@
-package dropin
+package javaadmin
 
 import (
 	"encoding/json"
@@ -67,6 +67,13 @@ func (c *Console) AddJob(j Job) (int, error) {
 		return 0, fmt.Errorf("jobinfo/add: content %q is no id", content)
 	}
 	return id, nil
+}
+
+// Trigger runs a job once (/jobinfo/trigger), as the console's "run once"
+// does: with param as the executor parameter and the group's addresses.
+func (c *Console) Trigger(id int, param string) error {
+	_, err := c.post("/jobinfo/trigger", url.Values{"id": {fmt.Sprint(id)}, "executorParam": {param}, "addressList": {""}})
+	return err
 }
 
 // Start switches a job on (/jobinfo/start).
