@@ -17,6 +17,7 @@ import (
 
 	"github.com/xxl-admin-go/xxl-admin-go/conformance/cluster"
 	"github.com/xxl-admin-go/xxl-admin-go/conformance/consolereplay"
+	"github.com/xxl-admin-go/xxl-admin-go/conformance/javaadmin"
 	"github.com/xxl-admin-go/xxl-admin-go/internal/browser"
 	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
 )
@@ -63,8 +64,8 @@ func startAdmin(t *testing.T, bin, lang string) string {
 		t.Fatal(err)
 	}
 	out := &syncBuffer{}
-	admin, err := consolereplay.StartAdmin(ctx, consolereplay.OursTarget{Bin: bin}, consolereplay.Settings{
-		DatasourceURL: url, Lang: lang, MailPort: mailPort, WorkDir: t.TempDir(),
+	admin, err := javaadmin.Start(ctx, javaadmin.Ours{Bin: bin}, javaadmin.Settings{
+		DatasourceURL: url, AccessToken: consolereplay.AccessToken, Lang: lang, MailPort: mailPort, WorkDir: t.TempDir(),
 	}, out, time.Minute)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
