@@ -32,6 +32,7 @@ type Result struct {
 	Duplicates      int     // fires beyond the first of one job in one trigger second
 	DuplicateSlots  []Slot  // the first few, by that second
 	MissesExcused   int     // empty slots inside an excused window
+	MissesMisfired  int     // empty slots an admin logged as misfired
 	MissesElsewhere int     // empty slots outside every window
 	Missed          []Slot  // the first few unexcused empty slots
 	Lateness        Summary // receipt − planned second, fires on planned slots
@@ -73,6 +74,14 @@ func Analyze(fires []Fire, jobs []int, first, last time.Time, excused []Window) 
 // Lateness is receipt minus planned second.
 // Planned seconds left over are misses, excused inside a window.
 func AnalyzeEvery(fires []Fire, jobs []int, step int64, first, last time.Time, excused []Window) Result {
+	return AnalyzeWith(fires, jobs, step, first, last, excused, nil)
+}
+
+// AnalyzeWith is AnalyzeEvery with a second excuse for misses: misfired
+// tells whether an admin logged the planned fire as misfired (no round
+// read it within 5 s, scheduler.md §3.2 case A, which happens when the
+// machine is overloaded); such misses are counted apart.
+func AnalyzeWith(fires []Fire, jobs []int, step int64, first, last time.Time, excused []Window, misfired func(Slot) bool) Result {
 	lo, hi := first.Unix(), last.Unix()
 	per := byJob(fires)
 	var r Result
@@ -98,6 +107,10 @@ func AnalyzeEvery(fires []Fire, jobs []int, step int64, first, last time.Time, e
 			}
 			if slices.ContainsFunc(excused, func(w Window) bool { return w.holds(sec) }) {
 				r.MissesExcused++
+				continue
+			}
+			if misfired != nil && misfired(Slot{JobID: id, Second: sec}) {
+				r.MissesMisfired++
 				continue
 			}
 			r.MissesElsewhere++

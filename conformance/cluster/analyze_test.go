@@ -88,3 +88,33 @@ func TestSummarize(t *testing.T) {
 		t.Fatal("empty input")
 	}
 }
+
+// TestLookBack: a late tick's pair (two fires of one admin in one second,
+// none in the second before) is one fire for each second; a pair next to
+// a fired second, or from two admins, stays a duplicate.
+func TestLookBack(t *testing.T) {
+	base := time.Unix(1_800_000_000, 0)
+	at := func(sec, ms int, admin string) Fire {
+		tt := base.Add(time.Duration(sec)*time.Second + time.Duration(ms)*time.Millisecond)
+		return Fire{JobID: 1, At: tt, Trigger: tt, Admin: admin}
+	}
+	tests := []struct {
+		name   string
+		fires  []Fire
+		placed int
+		dups   int
+	}{
+		{"late tick", []Fire{at(0, 5, "a"), at(2, 100, "a"), at(2, 110, "a"), at(3, 5, "a")}, 1, 0},
+		{"pair after a fired second", []Fire{at(0, 5, "a"), at(1, 5, "a"), at(1, 9, "a"), at(2, 5, "a")}, 0, 1},
+		{"pair from two admins", []Fire{at(0, 5, "a"), at(2, 100, "a"), at(2, 110, "b"), at(3, 5, "a")}, 0, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			fires, placed := LookBack(tc.fires)
+			r := Analyze(fires, []int{1}, base, base.Add(3*time.Second), nil)
+			if placed != tc.placed || r.Duplicates != tc.dups {
+				t.Fatalf("placed %d duplicates %d, want %d and %d", placed, r.Duplicates, tc.placed, tc.dups)
+			}
+		})
+	}
+}

@@ -121,7 +121,7 @@ func TestClusterProcesses(t *testing.T) {
 	last := time.Now().Truncate(time.Second).Add(-time.Second)
 	c.terminateAll()
 
-	fires := exec.Fires()
+	fires, lookBack := LookBack(exec.Fires())
 	res := Analyze(fires, jobs, first, last, excused)
 	sameSecond, logRows, err := db.LogDuplicates(ctx, group)
 	if err != nil {
@@ -131,7 +131,7 @@ func TestClusterProcesses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logRes := Analyze(logFires, jobs, first, last, excused)
+	logRes := Analyze(PlanLogs(logFires, fires), jobs, first, last, excused)
 	if out := os.Getenv(dumpEnv); out != "" {
 		if err := db.Dump(ctx, out, group, exec.Fires()); err != nil {
 			t.Error(err)
@@ -140,8 +140,8 @@ func TestClusterProcesses(t *testing.T) {
 			_ = os.WriteFile(filepath.Join(out, filepath.Base(n)), []byte(tail(n)), 0o644)
 		}
 	}
-	t.Logf("cluster run %s, %d admins, %d jobs, kills at %s\n%s", run, admins, jobCount, windowsText(excused),
-		table(res, logRes, sameSecond, logRows))
+	t.Logf("cluster run %s, %d admins, %d jobs, kills at %s, %d fires from late ring ticks (look-back)\n%s", run, admins,
+		jobCount, windowsText(excused), lookBack, table(res, logRes, sameSecond, logRows))
 	if res.Duplicates != 0 || logRes.Duplicates != 0 {
 		t.Errorf("duplicate fires: %d at the executor (%v), %d in xxl_job_log (%v); want none (scheduler.md §14)",
 			res.Duplicates, res.DuplicateSlots, logRes.Duplicates, logRes.DuplicateSlots)

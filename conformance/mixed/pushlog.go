@@ -2,6 +2,7 @@ package mixed
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"slices"
 	"strconv"
@@ -21,7 +22,18 @@ type Push struct {
 	At     time.Time // when it was pushed
 }
 
-const pushMarker = "schedule push time-ring : "
+const (
+	pushMarker    = "schedule push time-ring : "
+	misfireMarker = "schedule misfire, jobId = "
+)
+
+// Misfire is a job an admin found more than 5 s overdue in a round and
+// did not fire (scheduler.md §3.2 case A, DO_NOTHING): the planned seconds
+// since its last fire are skipped.
+type Misfire struct {
+	JobID int
+	At    time.Time
+}
 
 // PushLog is an io.Writer for the Java admin's output that keeps its ring
 // pushes and passes everything on to out.
@@ -29,10 +41,11 @@ type PushLog struct {
 	out io.Writer
 	loc *time.Location
 
-	mu      sync.Mutex
-	rest    []byte
-	pushes  []Push
-	seconds map[int64]int // planned second → pushes for it
+	mu       sync.Mutex
+	rest     []byte
+	pushes   []Push
+	misfires []Misfire
+	seconds  map[int64]int // planned second → pushes for it
 }
 
 // NewPushLog parses log lines whose timestamps are wall time in loc
@@ -58,10 +71,20 @@ func (p *PushLog) Write(b []byte) (int, error) {
 	return p.out.Write(b)
 }
 
-// line records a push line; other lines are ignored.
+// line records a push or misfire line; other lines are ignored.
 func (p *PushLog) line(s string) {
+	if len(s) < 23 {
+		return
+	}
+	if _, rest, ok := strings.Cut(s, misfireMarker); ok {
+		at, err := time.ParseInLocation("2006-01-02 15:04:05.000", s[:23], p.loc)
+		if id, err2 := strconv.Atoi(strings.TrimSpace(rest)); err == nil && err2 == nil {
+			p.misfires = append(p.misfires, Misfire{JobID: id, At: at})
+		}
+		return
+	}
 	_, rest, ok := strings.Cut(s, pushMarker)
-	if !ok || len(s) < 23 {
+	if !ok {
 		return
 	}
 	at, err := time.ParseInLocation("2006-01-02 15:04:05.000", s[:23], p.loc)
@@ -91,6 +114,32 @@ func (p *PushLog) line(s string) {
 	sec := base + int64((slot-int(base%60)+120)%60)
 	p.pushes = append(p.pushes, Push{JobID: id, Second: sec, At: at})
 	p.seconds[sec]++
+}
+
+// Misfires returns a copy of the misfires logged so far.
+func (p *PushLog) Misfires() []Misfire {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]Misfire(nil), p.misfires...)
+}
+
+// OurMisfires reads the misfires our admin logged (zerolog JSON lines with
+// message "schedule misfire", jobId and the time in seconds).
+func OurMisfires(log []byte) []Misfire {
+	var out []Misfire
+	for _, l := range bytes.Split(log, []byte("\n")) {
+		if !bytes.Contains(l, []byte(`"schedule misfire"`)) {
+			continue
+		}
+		var m struct {
+			JobID int       `json:"jobId"`
+			Time  time.Time `json:"time"`
+		}
+		if json.Unmarshal(l, &m) == nil && m.JobID != 0 {
+			out = append(out, Misfire{JobID: m.JobID, At: m.Time})
+		}
+	}
+	return out
 }
 
 // Pushed is how many fires the admin pushed into its ring for a planned

@@ -57,3 +57,24 @@ func TestPlan(t *testing.T) {
 		}
 	}
 }
+
+// TestMisfires reads the misfire lines of both admins.
+func TestMisfires(t *testing.T) {
+	loc, err := time.LoadLocation("Asia/Shanghai")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := NewPushLog(io.Discard, loc)
+	line := "2026-11-25 08:36:39.001 WARN  [xxl-job, admin JobScheduleHelper#scheduleThread] c.x.j.a.c.t.JobScheduleHelper - >>>>>>>>>>> xxl-job, schedule misfire, jobId = 12\n"
+	if _, err := p.Write([]byte(line)); err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 11, 25, 8, 36, 39, 1e6, loc)
+	if got := p.Misfires(); len(got) != 1 || got[0].JobID != 12 || !got[0].At.Equal(at) {
+		t.Fatalf("java misfires %+v", got)
+	}
+	ours := OurMisfires([]byte(`{"level":"warn","component":"schedule","jobId":286,"plannedMs":1795566987363,"misfireStrategy":"DO_NOTHING","time":"2026-11-25T08:36:39+08:00","message":"schedule misfire"}` + "\n{}\n"))
+	if len(ours) != 1 || ours[0].JobID != 286 || !ours[0].At.Equal(at.Truncate(time.Second)) {
+		t.Fatalf("our misfires %+v", ours)
+	}
+}
