@@ -89,9 +89,10 @@ func TestSummarize(t *testing.T) {
 	}
 }
 
-// TestLookBack: a late tick's pair (two fires of one admin in one second,
-// none in the second before) is one fire for each second; a pair next to
-// a fired second, or from two admins, stays a duplicate.
+// TestLookBack: a late pair (two fires in one second, none in the second
+// before, from one admin or two) is one fire for each second; a pair next
+// to a fired second stays a duplicate, and so does every pair of a
+// scheduler that fires twice.
 func TestLookBack(t *testing.T) {
 	base := time.Unix(1_800_000_000, 0)
 	at := func(sec, ms int, admin string) Fire {
@@ -106,11 +107,13 @@ func TestLookBack(t *testing.T) {
 	}{
 		{"late tick", []Fire{at(0, 5, "a"), at(2, 100, "a"), at(2, 110, "a"), at(3, 5, "a")}, 1, 0},
 		{"pair after a fired second", []Fire{at(0, 5, "a"), at(1, 5, "a"), at(1, 9, "a"), at(2, 5, "a")}, 0, 1},
-		{"pair from two admins", []Fire{at(0, 5, "a"), at(2, 100, "a"), at(2, 110, "b"), at(3, 5, "a")}, 0, 1},
+		{"late pair from two admins", []Fire{at(0, 5, "a"), at(2, 100, "a"), at(2, 110, "b"), at(3, 5, "a")}, 1, 0},
+		{"doubled throughout", []Fire{at(0, 5, "a"), at(0, 6, "a"), at(1, 5, "a"), at(1, 6, "a"), at(2, 5, "a"), at(2, 6, "a"),
+			at(3, 5, "a"), at(3, 6, "a")}, 0, 4},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			fires, placed := LookBack(tc.fires)
+			fires, placed := LookBack(tc.fires, base)
 			r := Analyze(fires, []int{1}, base, base.Add(3*time.Second), nil)
 			if placed != tc.placed || r.Duplicates != tc.dups {
 				t.Fatalf("placed %d duplicates %d, want %d and %d", placed, r.Duplicates, tc.placed, tc.dups)

@@ -121,8 +121,14 @@ func TestClusterProcesses(t *testing.T) {
 	last := time.Now().Truncate(time.Second).Add(-time.Second)
 	c.terminateAll()
 
-	fires, lookBack := LookBack(exec.Fires())
-	res := Analyze(fires, jobs, first, last, excused)
+	fires, lookBack := LookBack(exec.Fires(), first)
+	var misfires []Misfire
+	for _, n := range c.logs {
+		b, _ := os.ReadFile(n)
+		misfires = append(misfires, OurMisfires(b)...)
+	}
+	misfired := MisfiredSlots(fires, misfires)
+	res := AnalyzeWith(fires, jobs, 1, first, last, excused, misfired)
 	sameSecond, logRows, err := db.LogDuplicates(ctx, group)
 	if err != nil {
 		t.Fatal(err)
@@ -131,7 +137,7 @@ func TestClusterProcesses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logRes := Analyze(PlanLogs(logFires, fires), jobs, first, last, excused)
+	logRes := AnalyzeWith(PlanLogs(logFires, fires), jobs, 1, first, last, excused, misfired)
 	if out := os.Getenv(dumpEnv); out != "" {
 		if err := db.Dump(ctx, out, group, exec.Fires()); err != nil {
 			t.Error(err)
@@ -140,15 +146,15 @@ func TestClusterProcesses(t *testing.T) {
 			_ = os.WriteFile(filepath.Join(out, filepath.Base(n)), []byte(tail(n)), 0o644)
 		}
 	}
-	t.Logf("cluster run %s, %d admins, %d jobs, kills at %s, %d fires from late ring ticks (look-back)\n%s", run, admins,
-		jobCount, windowsText(excused), lookBack, table(res, logRes, sameSecond, logRows))
+	t.Logf("cluster run %s, %d admins, %d jobs, kills at %s, %d fires a second late (look-back), %d misfires logged\n%s", run,
+		admins, jobCount, windowsText(excused), lookBack, len(misfires), table(res, logRes, sameSecond, logRows))
 	if res.Duplicates != 0 || logRes.Duplicates != 0 {
-		t.Errorf("duplicate fires: %d at the executor (%v), %d in xxl_job_log (%v); want none (scheduler.md §14)",
-			res.Duplicates, res.DuplicateSlots, logRes.Duplicates, logRes.DuplicateSlots)
+		t.Errorf("duplicate fires: %d at the executor (%v), %d in xxl_job_log (%v); want none (scheduler.md §14); load average %s",
+			res.Duplicates, res.DuplicateSlots, logRes.Duplicates, logRes.DuplicateSlots, LoadAverage())
 	}
 	if res.MissesElsewhere != 0 {
-		t.Errorf("%d fires missing outside the kill windows, e.g. %v; only a killed admin's ring may be lost",
-			res.MissesElsewhere, res.Missed)
+		t.Errorf("%d fires missing outside the kill windows, e.g. %v; only a killed admin's ring may be lost; load average %s",
+			res.MissesElsewhere, res.Missed, LoadAverage())
 	}
 	if res.Fired == 0 {
 		t.Error("nothing fired")
@@ -338,6 +344,7 @@ func table(r, logs Result, sameSecond, logRows int) string {
 	row("log rows", logRows)
 	row("log rows sharing a second", sameSecond)
 	row("misses in kill windows", r.MissesExcused)
+	row("misses logged as misfires", r.MissesMisfired)
 	row("misses elsewhere", r.MissesElsewhere)
 	row("lateness p50", r.Lateness.P50)
 	row("lateness p99", r.Lateness.P99)

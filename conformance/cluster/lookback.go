@@ -1,44 +1,50 @@
 package cluster
 
-import "slices"
+import (
+	"slices"
+	"time"
+)
 
-// LookBack places the fires a late ring tick sent for the second before.
-// When an admin's ring tick comes more than a second late, it takes the
-// slot of its second and, by the look-back, the slot of the second before
-// (scheduler.md §3.3), one after the other: a job then gets two fires from
-// that admin in one trigger second and none in the second before. The
-// second of such a pair stands for the second before, and LookBack sets
-// its Planned so. Two fires in one second anywhere else stay duplicates,
-// and so do pairs from two admins. Fires whose Planned is already known
-// are left alone. It returns the fires and how many it placed.
-func LookBack(fires []Fire) ([]Fire, int) {
+// LookBack places the fires that came a second late. When an admin's ring
+// tick comes more than a second late, it takes the slot of its second and,
+// by the look-back, the slot of the second before (scheduler.md §3.3); on
+// a starved machine a trigger may also start a second after its tick. A
+// job then has two fires in one trigger second and none in the second
+// before: the later of the pair stands for the second before, and
+// LookBack sets its Planned so. A second fire in a second whose job fired
+// in the second before stays a duplicate: a scheduler that fires twice
+// leaves no gap beside its pairs. Fires whose Planned is already known
+// are left alone, and so is a pair in the first planned second. It returns
+// the fires and how many it placed.
+func LookBack(fires []Fire, first time.Time) ([]Fire, int) {
 	out := slices.Clone(fires)
-	type key struct {
-		job   int
-		admin string
-	}
-	per := map[key][]int{}
-	count := map[Slot]int{} // fires per job and trigger second, from any admin
+	var idx []int // fires whose planned second is not known
+	count := map[Slot]int{}
 	for i, f := range out {
 		count[Slot{JobID: f.JobID, Second: f.Second()}]++
 		if f.Planned == 0 {
-			per[key{f.JobID, f.Admin}] = append(per[key{f.JobID, f.Admin}], i)
+			idx = append(idx, i)
 		}
 	}
-	placed := 0
-	for _, idx := range per {
-		slices.SortFunc(idx, func(a, b int) int { return out[a].Trigger.Compare(out[b].Trigger) })
-		for k := 1; k < len(idx); k++ {
-			a, b := &out[idx[k-1]], &out[idx[k]]
-			sec := a.Second()
-			if b.Second() != sec || b.Planned != 0 || count[Slot{JobID: b.JobID, Second: sec - 1}] != 0 {
-				continue
-			}
-			b.Planned = sec - 1
-			count[Slot{JobID: b.JobID, Second: sec - 1}]++
-			count[Slot{JobID: b.JobID, Second: sec}]--
-			placed++
+	// By second, the later-triggered fire of a pair first.
+	slices.SortFunc(idx, func(a, b int) int {
+		if c := out[a].Second() - out[b].Second(); c != 0 {
+			return int(c)
 		}
+		return out[b].Trigger.Compare(out[a].Trigger)
+	})
+	placed := 0
+	for _, i := range idx {
+		f := &out[i]
+		sec := f.Second()
+		here, before := Slot{JobID: f.JobID, Second: sec}, Slot{JobID: f.JobID, Second: sec - 1}
+		if sec <= first.Unix() || count[here] < 2 || count[before] != 0 {
+			continue
+		}
+		f.Planned = sec - 1
+		count[here]--
+		count[before]++
+		placed++
 	}
 	return out, placed
 }

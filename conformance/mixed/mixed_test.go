@@ -142,7 +142,7 @@ func TestMixedCluster(t *testing.T) {
 	fires := exec.Fires()
 	fires = Plan(fires, java1.token, java1.pushes.Pushes())
 	fires = Plan(fires, java2.token, java2.pushes.Pushes())
-	fires, lookBack := cluster.LookBack(fires)
+	fires, lookBack := cluster.LookBack(fires, first)
 	windows := []cluster.Window{kill1.window(), kill2.window()}
 	every := append(slices.Clone(grid), x.everySecond...)
 	even := first
@@ -154,8 +154,8 @@ func TestMixedCluster(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	misfires = append(misfires, OurMisfires(oursLog)...)
-	misfired := misfiredSlots(fires, misfires)
+	misfires = append(misfires, cluster.OurMisfires(oursLog)...)
+	misfired := cluster.MisfiredSlots(fires, misfires)
 	res := cluster.AnalyzeWith(only(fires, every), every, 1, first, last, windows, misfired)
 	resEven := cluster.AnalyzeWith(only(fires, x.evenSeconds), x.evenSeconds, 2, even, last, windows, misfired)
 	logFires, err := db.LogFires(ctx, group)
@@ -171,12 +171,12 @@ func TestMixedCluster(t *testing.T) {
 		{"both (1)", first, kill1.at}, {"ours alone", kill1.at, m.readyAt(java2)}, {"both (2)", m.readyAt(java2), kill2.at},
 		{"java alone", kill2.at, last.Add(time.Second)}}))
 	if n := res.Duplicates + resEven.Duplicates + logRes.Duplicates + logEven.Duplicates; n != 0 {
-		t.Errorf("duplicate fires: executor %v %v, xxl_job_log %v %v; want none (scheduler.md §14)",
-			res.DuplicateSlots, resEven.DuplicateSlots, logRes.DuplicateSlots, logEven.DuplicateSlots)
+		t.Errorf("duplicate fires: executor %v %v, xxl_job_log %v %v; want none (scheduler.md §14); load average %s",
+			res.DuplicateSlots, resEven.DuplicateSlots, logRes.DuplicateSlots, logEven.DuplicateSlots, cluster.LoadAverage())
 	}
 	if res.MissesElsewhere+resEven.MissesElsewhere != 0 {
-		t.Errorf("fires missing outside the kill windows: %v %v; only a killed admin's ring may be lost",
-			res.Missed, resEven.Missed)
+		t.Errorf("fires missing outside the kill windows: %v %v; only a killed admin's ring may be lost; load average %s",
+			res.Missed, resEven.Missed, cluster.LoadAverage())
 	}
 	if lookBack > 0 {
 		t.Logf("%d fires came from late ring ticks that also took the second before (look-back, scheduler.md §3.3)", lookBack)
@@ -604,39 +604,6 @@ func tail(name string, n int) string {
 		keep = keep[len(keep)-n:]
 	}
 	return strings.Join(keep, "\n")
-}
-
-// misfiredSlots tells whether a planned fire was skipped by a logged
-// misfire: a misfire of the job at time r skips its planned seconds after
-// its last fire before r, up to r.
-func misfiredSlots(fires []cluster.Fire, misfires []Misfire) func(cluster.Slot) bool {
-	secs := map[int][]int64{}
-	for _, f := range fires {
-		secs[f.JobID] = append(secs[f.JobID], f.Second())
-	}
-	for _, s := range secs {
-		slices.Sort(s)
-	}
-	type span struct{ from, to int64 }
-	skipped := map[int][]span{}
-	for _, mf := range misfires {
-		at := mf.At.Unix()
-		s := secs[mf.JobID]
-		i, _ := slices.BinarySearch(s, at)
-		var from int64
-		if i > 0 {
-			from = s[i-1] + 1
-		}
-		skipped[mf.JobID] = append(skipped[mf.JobID], span{from, at})
-	}
-	return func(sl cluster.Slot) bool {
-		for _, sp := range skipped[sl.JobID] {
-			if sl.Second >= sp.from && sl.Second <= sp.to {
-				return true
-			}
-		}
-		return false
-	}
 }
 
 // only keeps the fires of the given jobs.

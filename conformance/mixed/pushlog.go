@@ -2,7 +2,6 @@ package mixed
 
 import (
 	"bytes"
-	"encoding/json"
 	"io"
 	"slices"
 	"strconv"
@@ -27,14 +26,6 @@ const (
 	misfireMarker = "schedule misfire, jobId = "
 )
 
-// Misfire is a job an admin found more than 5 s overdue in a round and
-// did not fire (scheduler.md §3.2 case A, DO_NOTHING): the planned seconds
-// since its last fire are skipped.
-type Misfire struct {
-	JobID int
-	At    time.Time
-}
-
 // PushLog is an io.Writer for the Java admin's output that keeps its ring
 // pushes and passes everything on to out.
 type PushLog struct {
@@ -44,7 +35,7 @@ type PushLog struct {
 	mu       sync.Mutex
 	rest     []byte
 	pushes   []Push
-	misfires []Misfire
+	misfires []cluster.Misfire
 	seconds  map[int64]int // planned second → pushes for it
 }
 
@@ -79,7 +70,7 @@ func (p *PushLog) line(s string) {
 	if _, rest, ok := strings.Cut(s, misfireMarker); ok {
 		at, err := time.ParseInLocation("2006-01-02 15:04:05.000", s[:23], p.loc)
 		if id, err2 := strconv.Atoi(strings.TrimSpace(rest)); err == nil && err2 == nil {
-			p.misfires = append(p.misfires, Misfire{JobID: id, At: at})
+			p.misfires = append(p.misfires, cluster.Misfire{JobID: id, At: at})
 		}
 		return
 	}
@@ -117,29 +108,10 @@ func (p *PushLog) line(s string) {
 }
 
 // Misfires returns a copy of the misfires logged so far.
-func (p *PushLog) Misfires() []Misfire {
+func (p *PushLog) Misfires() []cluster.Misfire {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return append([]Misfire(nil), p.misfires...)
-}
-
-// OurMisfires reads the misfires our admin logged (zerolog JSON lines with
-// message "schedule misfire", jobId and the time in seconds).
-func OurMisfires(log []byte) []Misfire {
-	var out []Misfire
-	for _, l := range bytes.Split(log, []byte("\n")) {
-		if !bytes.Contains(l, []byte(`"schedule misfire"`)) {
-			continue
-		}
-		var m struct {
-			JobID int       `json:"jobId"`
-			Time  time.Time `json:"time"`
-		}
-		if json.Unmarshal(l, &m) == nil && m.JobID != 0 {
-			out = append(out, Misfire{JobID: m.JobID, At: m.Time})
-		}
-	}
-	return out
+	return append([]cluster.Misfire(nil), p.misfires...)
 }
 
 // Pushed is how many fires the admin pushed into its ring for a planned

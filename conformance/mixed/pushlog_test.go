@@ -73,7 +73,7 @@ func TestMisfires(t *testing.T) {
 	if got := p.Misfires(); len(got) != 1 || got[0].JobID != 12 || !got[0].At.Equal(at) {
 		t.Fatalf("java misfires %+v", got)
 	}
-	ours := OurMisfires([]byte(`{"level":"warn","component":"schedule","jobId":286,"plannedMs":1795566987363,"misfireStrategy":"DO_NOTHING","time":"2026-11-25T08:36:39+08:00","message":"schedule misfire"}` + "\n{}\n"))
+	ours := cluster.OurMisfires([]byte(`{"level":"warn","component":"schedule","jobId":286,"plannedMs":1795566987363,"misfireStrategy":"DO_NOTHING","time":"2026-11-25T08:36:39+08:00","message":"schedule misfire"}` + "\n{}\n"))
 	if len(ours) != 1 || ours[0].JobID != 286 || !ours[0].At.Equal(at.Truncate(time.Second)) {
 		t.Fatalf("our misfires %+v", ours)
 	}
