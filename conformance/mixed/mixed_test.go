@@ -321,7 +321,7 @@ type killOf struct {
 // held seconds already fired by its ring but not yet sent (Java's queue
 // runs up to maxPoolLag behind, ours a moment).
 func (k killOf) window() cluster.Window {
-	back := time.Second
+	back := 2 * time.Second
 	if k.node.kind == "java" {
 		back = maxPoolLag * time.Second
 	}
