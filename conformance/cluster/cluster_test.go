@@ -103,8 +103,13 @@ func TestClusterProcesses(t *testing.T) {
 		if !sleepUntil(ctx, at) {
 			t.Fatal("timed out")
 		}
+		// Search after the previous kill, among the admins alive now.
+		from := at
+		if n := len(kills); n > 0 && !kills[n-1].at.Add(time.Second).Before(from) {
+			from = kills[n-1].at.Add(time.Second)
+		}
 		hctx, hcancel := context.WithTimeout(ctx, handoverLimit)
-		token, sec, err := exec.WaitHandover(hctx, at)
+		token, sec, err := exec.WaitHandover(hctx, from, c.live()...)
 		hcancel()
 		if err != nil {
 			t.Fatalf("kill at %s: %v", at.Format("15:04:05"), err)
@@ -216,11 +221,12 @@ type fleet struct {
 	bin                  string
 	url, user, pass, dir string
 
-	mu     sync.Mutex
-	admins [admins]*Admin
-	starts int
-	logs   []string
-	index  map[string]int // token → admin slot
+	mu      sync.Mutex
+	admins  [admins]*Admin
+	starts  int
+	logs    []string
+	index   map[string]int // token → admin slot
+	current [admins]string // the token of each slot's running admin
 }
 
 func (c *fleet) start(i int) {
@@ -229,6 +235,7 @@ func (c *fleet) start(i int) {
 	c.starts++
 	token := fmt.Sprintf("admin%d-%d", i, c.starts)
 	c.index[token] = i
+	c.current[i] = token
 	name := filepath.Join(c.dir, token+".log")
 	c.logs = append(c.logs, name)
 	args := AdminArgs(c.url, c.user, c.pass, token)
@@ -245,6 +252,19 @@ func (c *fleet) start(i int) {
 	c.mu.Lock()
 	c.admins[i] = a
 	c.mu.Unlock()
+}
+
+// live lists the tokens of the admins running now.
+func (c *fleet) live() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []string
+	for tok, i := range c.index {
+		if c.current[i] == tok {
+			out = append(out, tok)
+		}
+	}
+	return out
 }
 
 // indexOf is the admin slot a token was given to.
@@ -271,6 +291,7 @@ func (c *fleet) kill(i int) {
 	c.mu.Lock()
 	a := c.admins[i]
 	c.admins[i] = nil
+	c.current[i] = ""
 	c.mu.Unlock()
 	if a != nil {
 		a.Kill()
