@@ -175,7 +175,9 @@ func (r *report) summary() string {
 	for v := range r.skips {
 		vars = append(vars, v)
 	}
-	sort.Slice(vars, func(i, j int) bool { return r.skips[vars[i]] > r.skips[vars[j]] || r.skips[vars[i]] == r.skips[vars[j]] && vars[i] < vars[j] })
+	sort.Slice(vars, func(i, j int) bool {
+		return r.skips[vars[i]] > r.skips[vars[j]] || r.skips[vars[i]] == r.skips[vars[j]] && vars[i] < vars[j]
+	})
 	var parts []string
 	for _, v := range vars {
 		h := hints[v]
