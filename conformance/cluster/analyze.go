@@ -30,6 +30,7 @@ type Result struct {
 	Outside         int     // fires of unknown jobs or outside [First, Last]
 	Unpaired        int     // fires in the plan's span no planned second was left for
 	Duplicates      int     // fires beyond the first of one job in one trigger second
+	Overloaded      bool    // lateness p99 over 1 s: duplicates counted with OverloadWindow
 	DuplicateSlots  []Slot  // the first few, by that second
 	MissesExcused   int     // empty slots inside an excused window
 	MissesMisfired  int     // empty slots an admin logged as misfired
@@ -82,10 +83,36 @@ func AnalyzeEvery(fires []Fire, jobs []int, step int64, first, last time.Time, e
 // read it within 5 s, scheduler.md §3.2 case A, which happens when the
 // machine is overloaded); such misses are counted apart.
 func AnalyzeWith(fires []Fire, jobs []int, step int64, first, last time.Time, excused []Window, misfired func(Slot) bool) Result {
+	r := analyze(fires, jobs, step, first, last, excused, misfired, 0)
+	if r.Lateness.N >= overloadSample && r.Lateness.P99 > time.Second {
+		r = analyze(fires, jobs, step, first, last, excused, misfired, OverloadWindow)
+		r.Overloaded = true
+	}
+	return r
+}
+
+// OverloadWindow is how late a fire may count for a planned second in an
+// overloaded run (lateness p99 over a second): there the second a fire
+// was triggered in no longer names the second it was planned for, so a
+// fire counts for any free planned second up to this much before its
+// trigger second, and only fires left over are duplicates. A scheduler
+// that fires twice still leaves one fire over per pair.
+const OverloadWindow = 2
+
+// overloadSample is the fewest paired fires whose p99 lateness may call a
+// run overloaded: in a handful, one duplicate paired with a missed second
+// would decide it.
+const overloadSample = 100
+
+func analyze(fires []Fire, jobs []int, step int64, first, last time.Time, excused []Window, misfired func(Slot) bool, window int64) Result {
 	lo, hi := first.Unix(), last.Unix()
 	per := byJob(fires)
 	var r Result
-	r.Duplicates, r.DuplicateSlots = duplicates(fires, jobs)
+	if window == 0 {
+		r.Duplicates, r.DuplicateSlots = duplicates(fires, jobs)
+	} else {
+		r.Duplicates, r.DuplicateSlots = duplicatesWithin(per, jobs, lo, step, window)
+	}
 	late := make([]time.Duration, 0, len(fires))
 	slots := make([]int64, 0, (hi-lo)/step+1+tailSlots)
 	for sec := lo; sec <= hi+tailSlots*step; sec += step {
@@ -132,6 +159,54 @@ func AnalyzeWith(fires []Fire, jobs []int, step int64, first, last time.Time, ex
 	}
 	r.Lateness = Summarize(late)
 	return r
+}
+
+// duplicatesWithin counts the fires no planned second (from lo, every
+// step) can be given to, a fire taking a free one from window seconds
+// before its second up to its second: fires with a known planned second
+// take theirs first, the others in order of their second take the earliest
+// free one (which gives the most fires a second).
+func duplicatesWithin(per map[int][]Fire, jobs []int, lo, step, window int64) (int, []Slot) {
+	var n int
+	var first []Slot
+	for _, id := range jobs {
+		taken := map[int64]bool{}
+		var rest []Fire
+		dup := func(sec int64) {
+			n++
+			if len(first) < keepSlots {
+				first = append(first, Slot{JobID: id, Second: sec})
+			}
+		}
+		for _, f := range per[id] {
+			if f.Planned == 0 {
+				rest = append(rest, f)
+				continue
+			}
+			if taken[f.Planned] {
+				dup(f.Planned)
+			}
+			taken[f.Planned] = true
+		}
+		slices.SortStableFunc(rest, func(a, b Fire) int { return int(a.Second() - b.Second()) })
+		for _, f := range rest {
+			sec, ok := f.Second(), false
+			start := max(sec-window, lo)
+			if off := (start - lo) % step; off != 0 {
+				start += step - off
+			}
+			for s := start; s <= sec; s += step {
+				if !taken[s] {
+					taken[s], ok = true, true
+					break
+				}
+			}
+			if !ok && sec >= lo {
+				dup(sec)
+			}
+		}
+	}
+	return n, first
 }
 
 // duplicates counts, for the given jobs, the fires beyond the first in each

@@ -121,3 +121,40 @@ func TestLookBack(t *testing.T) {
 		})
 	}
 }
+
+// TestAnalyzeOverloaded: when fires run more than a second late (p99 of
+// at least 100), the trigger second no longer names the planned one; a
+// fire then counts for a free planned second up to OverloadWindow before
+// it. A cascade of late fires ending where the lag stops is no duplicate;
+// a scheduler that fires twice still is.
+func TestAnalyzeOverloaded(t *testing.T) {
+	base := time.Unix(1_800_000_000, 0)
+	at := func(sec, ms int) Fire {
+		tt := base.Add(time.Duration(sec)*time.Second + time.Duration(ms)*time.Millisecond)
+		return Fire{JobID: 1, At: tt, Trigger: tt}
+	}
+	const n = 120
+	last := base.Add((n - 1) * time.Second)
+	// Every fire 1.3 s late (it lands in the next second), but the last
+	// ones on time: the second where the lag stops holds two.
+	var cascade []Fire
+	for s := range n {
+		if s < n-3 {
+			cascade = append(cascade, at(s+1, 300))
+		} else {
+			cascade = append(cascade, at(s, 5))
+		}
+	}
+	r := Analyze(cascade, []int{1}, base, last, nil)
+	if !r.Overloaded || r.Duplicates != 0 || r.MissesElsewhere != 0 {
+		t.Errorf("cascade: overloaded %v, %d duplicates, %d misses; want an overloaded run with none", r.Overloaded, r.Duplicates, r.MissesElsewhere)
+	}
+	var doubled []Fire
+	for s := range n {
+		doubled = append(doubled, at(s+1, 300), at(s+1, 310))
+	}
+	r = Analyze(doubled, []int{1}, base, last, nil)
+	if r.Duplicates < n-OverloadWindow {
+		t.Errorf("doubled and late: %d duplicates; want at least %d", r.Duplicates, n-OverloadWindow)
+	}
+}

@@ -157,6 +157,10 @@ func TestClusterProcesses(t *testing.T) {
 	}
 	t.Logf("cluster run %s, %d admins, %d jobs, kills at %s, %d fires a second late (look-back), %d misfires logged\n%s", run,
 		admins, jobCount, windowsText(excused), lookBack, len(misfires), table(res, logRes, sameSecond, logRows))
+	if res.Overloaded {
+		t.Logf("overloaded run (lateness p99 %s, load average %s): a fire counted for a free planned second up to %d s before its trigger second",
+			res.Lateness.P99, LoadAverage(), OverloadWindow)
+	}
 	if res.Duplicates != 0 || logRes.Duplicates != 0 {
 		t.Errorf("duplicate fires: %d at the executor (%v), %d in xxl_job_log (%v); want none (scheduler.md §14); load average %s",
 			res.Duplicates, res.DuplicateSlots, logRes.Duplicates, logRes.DuplicateSlots, LoadAverage())
@@ -367,6 +371,7 @@ func table(r, logs Result, sameSecond, logRows int) string {
 	row("fired off the plan's seconds", r.Unpaired)
 	row("duplicates (executor)", r.Duplicates)
 	row("duplicates (xxl_job_log)", logs.Duplicates)
+	row("overloaded (late > 1 s)", r.Overloaded)
 	row("log rows", logRows)
 	row("log rows sharing a second", sameSecond)
 	row("misses in kill windows", r.MissesExcused)

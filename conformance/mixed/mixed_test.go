@@ -170,6 +170,10 @@ func TestMixedCluster(t *testing.T) {
 	t.Logf("fires per admin and phase: %s", m.turns(fires, []span{
 		{"both (1)", first, kill1.at}, {"ours alone", kill1.at, m.readyAt(java2)}, {"both (2)", m.readyAt(java2), kill2.at},
 		{"java alone", kill2.at, last.Add(time.Second)}}))
+	if res.Overloaded || resEven.Overloaded {
+		t.Logf("overloaded run (lateness p99 %s, load average %s): a fire of ours counted for a free planned second up to %d s before its trigger second",
+			res.Lateness.P99, cluster.LoadAverage(), cluster.OverloadWindow)
+	}
 	if n := res.Duplicates + resEven.Duplicates + logRes.Duplicates + logEven.Duplicates; n != 0 {
 		t.Errorf("duplicate fires: executor %v %v, xxl_job_log %v %v; want none (scheduler.md §14); load average %s",
 			res.DuplicateSlots, resEven.DuplicateSlots, logRes.DuplicateSlots, logEven.DuplicateSlots, cluster.LoadAverage())
@@ -626,6 +630,7 @@ func table(every, even, logEvery, logEven cluster.Result, rows int) string {
 	row("fired outside plan", every.Outside, even.Outside)
 	row("duplicates (executor)", every.Duplicates, even.Duplicates)
 	row("duplicates (xxl_job_log)", logEvery.Duplicates, logEven.Duplicates)
+	row("overloaded (late > 1 s)", every.Overloaded, even.Overloaded)
 	row("misses in kill windows", every.MissesExcused, even.MissesExcused)
 	row("misses logged as misfires", every.MissesMisfired, even.MissesMisfired)
 	row("misses elsewhere", every.MissesElsewhere, even.MissesElsewhere)
