@@ -31,6 +31,7 @@ type Result struct {
 	Unpaired        int     // fires in the plan's span no planned second was left for
 	Duplicates      int     // fires beyond the first of one job in one trigger second
 	Overloaded      bool    // lateness p99 over 1 s: duplicates counted with OverloadWindow
+	inferred        Summary // lateness of the fires whose planned second is not known
 	DuplicateSlots  []Slot  // the first few, by that second
 	MissesExcused   int     // empty slots inside an excused window
 	MissesMisfired  int     // empty slots an admin logged as misfired
@@ -84,7 +85,7 @@ func AnalyzeEvery(fires []Fire, jobs []int, step int64, first, last time.Time, e
 // machine is overloaded); such misses are counted apart.
 func AnalyzeWith(fires []Fire, jobs []int, step int64, first, last time.Time, excused []Window, misfired func(Slot) bool) Result {
 	r := analyze(fires, jobs, step, first, last, excused, misfired, 0)
-	if r.Lateness.N >= overloadSample && r.Lateness.P99 > time.Second {
+	if r.inferred.N >= overloadSample && r.inferred.P99 > time.Second {
 		r = analyze(fires, jobs, step, first, last, excused, misfired, OverloadWindow)
 		r.Overloaded = true
 	}
@@ -92,7 +93,8 @@ func AnalyzeWith(fires []Fire, jobs []int, step int64, first, last time.Time, ex
 }
 
 // OverloadWindow is how late a fire may count for a planned second in an
-// overloaded run (lateness p99 over a second): there the second a fire
+// overloaded run (lateness p99 over a second, of the fires whose planned
+// second is not known from the admin's records): there the second a fire
 // was triggered in no longer names the second it was planned for, so a
 // fire counts for any free planned second up to this much before its
 // trigger second, and only fires left over are duplicates. A scheduler
@@ -114,6 +116,7 @@ func analyze(fires []Fire, jobs []int, step int64, first, last time.Time, excuse
 		r.Duplicates, r.DuplicateSlots = duplicatesWithin(per, jobs, lo, step, window)
 	}
 	late := make([]time.Duration, 0, len(fires))
+	var inferred []time.Duration // of fires whose planned second is inferred
 	slots := make([]int64, 0, (hi-lo)/step+1+tailSlots)
 	for sec := lo; sec <= hi+tailSlots*step; sec += step {
 		slots = append(slots, sec)
@@ -130,6 +133,9 @@ func analyze(fires []Fire, jobs []int, step int64, first, last time.Time, excuse
 			if j := slotFire[k]; j >= 0 {
 				r.Fired++
 				late = append(late, fs[j].At.Sub(time.Unix(sec, 0)))
+				if fs[j].Planned == 0 {
+					inferred = append(inferred, fs[j].At.Sub(time.Unix(sec, 0)))
+				}
 				continue
 			}
 			if slices.ContainsFunc(excused, func(w Window) bool { return w.holds(sec) }) {
@@ -158,6 +164,7 @@ func analyze(fires []Fire, jobs []int, step int64, first, last time.Time, excuse
 		r.Outside += len(fs) // fires of jobs not in the plan
 	}
 	r.Lateness = Summarize(late)
+	r.inferred = Summarize(inferred)
 	return r
 }
 
