@@ -161,13 +161,42 @@ func TestMixedCluster(t *testing.T) {
 	}
 	misfires = append(misfires, cluster.OurMisfires(oursLog)...)
 	misfired := cluster.MisfiredSlots(fires, misfires)
-	res := cluster.AnalyzeWith(only(fires, every), every, 1, first, last, windows, misfired)
-	resEven := cluster.AnalyzeWith(only(fires, x.evenSeconds), x.evenSeconds, 2, even, last, windows, misfired)
+	// A planned fire the Java admin pushed into its ring and never sent
+	// while it lived was lost inside it: on a busy machine its trigger
+	// pool (10 threads, a queue of 1,000) refuses the rest of a second's
+	// batch or runs past the stop (the reference README). Ours is held to
+	// every fire it pushed.
+	javaPushed := map[cluster.Slot]bool{}
+	for _, p := range append(java1.pushes.Pushes(), java2.pushes.Pushes()...) {
+		javaPushed[cluster.Slot{JobID: p.JobID, Second: p.Second}] = true
+	}
+	why := map[cluster.Slot]string{} // excused misses, by reason
+	excuse := func(sl cluster.Slot) bool {
+		switch {
+		case misfired(sl):
+			why[sl] = "misfire"
+		case javaPushed[sl]:
+			why[sl] = "java"
+		default:
+			return false
+		}
+		return true
+	}
+	res := cluster.AnalyzeWith(only(fires, every), every, 1, first, last, windows, excuse)
+	resEven := cluster.AnalyzeWith(only(fires, x.evenSeconds), x.evenSeconds, 2, even, last, windows, excuse)
+	var lostInJava, lostMisfired int
+	for _, w := range why {
+		if w == "java" {
+			lostInJava++
+		} else {
+			lostMisfired++
+		}
+	}
 	logFires, err := db.LogFires(ctx, group)
 	if err != nil {
 		t.Fatal(err)
 	}
-	logFires = cluster.PlanLogs(logFires, fires)
+	logFires, _ = cluster.LookBack(cluster.PlanLogs(logFires, fires), first)
 	logRes := cluster.AnalyzeWith(only(logFires, every), every, 1, first, last, windows, misfired)
 	logEven := cluster.AnalyzeWith(only(logFires, x.evenSeconds), x.evenSeconds, 2, even, last, windows, misfired)
 	t.Logf("mixed run: first %s, last %s, %d jobs on the plan\n%s", clock(first), clock(last), len(every)+len(x.evenSeconds),
@@ -190,9 +219,9 @@ func TestMixedCluster(t *testing.T) {
 	if lookBack > 0 {
 		t.Logf("%d fires came from late ring ticks that also took the second before (look-back, scheduler.md §3.3)", lookBack)
 	}
-	if len(misfires) > 0 {
-		t.Logf("%d misfires logged by the admins (rounds more than 5 s late: an overloaded machine, see uptime); %d planned fires they skipped are counted apart",
-			len(misfires), res.MissesMisfired+resEven.MissesMisfired)
+	if len(misfires) > 0 || lostInJava > 0 {
+		t.Logf("counted apart: %d planned fires skipped by %d misfires the admins logged (rounds more than 5 s late: an overloaded machine), %d lost inside the Java admin (pushed by it, never sent)",
+			lostMisfired, len(misfires), lostInJava)
 	}
 	plan := planOf(every, x.evenSeconds)
 	m.checkJavaKill(kill1, java1.pushes.Pushes(), fires, plan, misfired)
@@ -642,7 +671,7 @@ func table(every, even, logEvery, logEven cluster.Result, rows int) string {
 	row("duplicates (xxl_job_log)", logEvery.Duplicates, logEven.Duplicates)
 	row("overloaded (late > 1 s)", every.Overloaded, even.Overloaded)
 	row("misses in kill windows", every.MissesExcused, even.MissesExcused)
-	row("misses logged as misfires", every.MissesMisfired, even.MissesMisfired)
+	row("misses misfired / lost in Java", every.MissesMisfired, even.MissesMisfired)
 	row("misses elsewhere", every.MissesElsewhere, even.MissesElsewhere)
 	row("lateness p50", every.Lateness.P50, even.Lateness.P50)
 	row("lateness p99", every.Lateness.P99, even.Lateness.P99)
