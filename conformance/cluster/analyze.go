@@ -134,7 +134,7 @@ func analyze(fires []Fire, jobs []int, step int64, first, last time.Time, excuse
 				r.Fired++
 				late = append(late, fs[j].At.Sub(time.Unix(sec, 0)))
 				if fs[j].Planned == 0 {
-					inferred = append(inferred, fs[j].At.Sub(time.Unix(sec, 0)))
+					inferred = append(inferred, fs[j].matchTime().Sub(time.Unix(sec, 0)))
 				}
 				continue
 			}

@@ -99,11 +99,15 @@ func byJob(fires []Fire) map[int][]Fire {
 }
 
 // matchTime is when a fire counts as having happened for the pairing: its
-// planned second when known (it covers exactly that second), else its
+// planned second when known (it covers exactly that second), else the
+// admin's trigger time (the executor's own delays do not count), else its
 // receipt.
 func (f Fire) matchTime() time.Time {
-	if f.Planned != 0 {
+	switch {
+	case f.Planned != 0:
 		return time.Unix(f.Planned, 0)
+	case !f.Trigger.IsZero():
+		return f.Trigger
 	}
 	return f.At
 }

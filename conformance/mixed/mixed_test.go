@@ -32,6 +32,10 @@ const (
 	// lossWindow: a killed admin's ring holds at most the five seconds a
 	// round reads ahead, plus the second under way.
 	lossWindow = 6 * time.Second
+	// callbackDrain is how long callbacks stay away from an admin before
+	// it is killed: a parent's result is stored at once, its child trigger
+	// waits in the admin's trigger pool, which a kill empties.
+	callbackDrain = 3 * time.Second
 	// stopLag is how long before the final stop the plan ends.
 	stopLag       = 5 * time.Second
 	javaReady     = 120 * time.Second
@@ -113,7 +117,10 @@ func TestMixedCluster(t *testing.T) {
 	// after it took the schedule lock over.
 	phase1 := m.waitOwner(exec, java1, time.Now())
 	sleepUntil(ctx, phase1.Add(phase))
-	exec.SetAdmins([]cluster.Endpoint{ours1.endpoint()}) // no result may die with Java
+	// No result may die with Java: callbacks go elsewhere, and the child
+	// triggers of those it took get time to leave its pool.
+	exec.SetAdmins([]cluster.Endpoint{ours1.endpoint()})
+	sleepUntil(ctx, time.Now().Add(callbackDrain))
 	kill1 := m.killHolding(java1, java1, db)
 
 	// Phase 2: Java restarted; both again; then ours is killed the same way.
@@ -122,6 +129,7 @@ func TestMixedCluster(t *testing.T) {
 	phase2 := m.waitOwner(exec, java2, time.Now())
 	sleepUntil(ctx, phase2.Add(phase))
 	exec.SetAdmins([]cluster.Endpoint{java2.endpoint()})
+	sleepUntil(ctx, time.Now().Add(callbackDrain))
 	kill2 := m.killHolding(ours1, java2, db)
 
 	// Phase 3: Java alone. New failures stop first, so that every failed
