@@ -92,6 +92,15 @@ func AnalyzeWith(fires []Fire, jobs []int, step int64, first, last time.Time, ex
 	return r
 }
 
+// AnalyzeOverloaded is AnalyzeWith for a run already found overloaded
+// (e.g. the log rows of a run whose executor-side fires were): duplicates
+// are counted with OverloadWindow.
+func AnalyzeOverloaded(fires []Fire, jobs []int, step int64, first, last time.Time, excused []Window, misfired func(Slot) bool) Result {
+	r := analyze(fires, jobs, step, first, last, excused, misfired, OverloadWindow)
+	r.Overloaded = true
+	return r
+}
+
 // OverloadWindow is how late a fire may count for a planned second in an
 // overloaded run (lateness p99 over a second, of the fires whose planned
 // second is not known from the admin's records): there the second a fire

@@ -146,7 +146,11 @@ func TestClusterProcesses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logRes := AnalyzeWith(PlanLogs(logFires, fires), jobs, 1, first, last, excused, misfired)
+	logFires, _ = LookBack(PlanLogs(logFires, fires), first)
+	logRes := AnalyzeWith(logFires, jobs, 1, first, last, excused, misfired)
+	if res.Overloaded {
+		logRes = AnalyzeOverloaded(logFires, jobs, 1, first, last, excused, misfired)
+	}
 	if out := os.Getenv(dumpEnv); out != "" {
 		if err := db.Dump(ctx, out, group, exec.Fires()); err != nil {
 			t.Error(err)
