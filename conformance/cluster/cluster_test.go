@@ -34,10 +34,10 @@ const (
 	// admin's ring held up to five seconds of pre-read fires (PRE_READ_MS,
 	// §3.2), plus the second under way. Java loses the same.
 	lossWindow = 6 * time.Second
-	// poolWindow is how far before a kill fires may be missing: those its
-	// ring had handed to its trigger pool but that were not sent yet (on a
-	// busy machine the pool runs up to a second or two behind).
-	poolWindow = 2 * time.Second
+	// maxPoolLag bounds how far before a kill fires may be missing: those
+	// its ring had handed to its trigger pool but that were not sent yet
+	// (see Executor.SendingSince).
+	maxPoolLag = 10
 	readyLimit = 30 * time.Second
 	stopGrace  = 30 * time.Second
 	// handoverLimit bounds the wait for an admin to take the schedule lock
@@ -118,7 +118,6 @@ func TestClusterProcesses(t *testing.T) {
 		killed := time.Now()
 		c.kill(victim)
 		kills = append(kills, kill{admin: victim, token: token, handover: sec, at: killed})
-		excused = append(excused, Window{From: killed.Truncate(time.Second).Add(-poolWindow), To: killed.Add(lossWindow)})
 		c.start(victim)
 	}
 	end := first.Add(run)
@@ -130,6 +129,10 @@ func TestClusterProcesses(t *testing.T) {
 	last := time.Now().Truncate(time.Second).Add(-time.Second)
 	c.terminateAll()
 
+	for i := range kills {
+		kills[i].from = exec.SendingSince(kills[i].token, kills[i].at, maxPoolLag)
+		excused = append(excused, Window{From: kills[i].from, To: kills[i].at.Add(lossWindow)})
+	}
 	fires, lookBack := LookBack(exec.Fires(), first)
 	var misfires []Misfire
 	for _, n := range c.logs {
@@ -194,14 +197,15 @@ type kill struct {
 	token    string
 	handover int64 // the second the victim had just taken over
 	at       time.Time
+	from     time.Time // the first second it was still sending
 }
 
-// effect counts the planned fires around the kill (poolWindow before it
-// to lossWindow after it) that nobody fired: what the victim's ring and
-// trigger pool held. held is what each other admin instance fired in
+// effect counts the planned fires around the kill (from the first second
+// the victim was still sending to lossWindow after it) that nobody fired:
+// what the victim's ring and trigger pool held. held is what each other admin instance fired in
 // those seconds.
 func (k kill) effect(fires []Fire, jobs []int, others []string) (lost int, held map[string]int) {
-	from, to := k.at.Truncate(time.Second).Add(-poolWindow).Unix(), k.at.Add(lossWindow).Unix()
+	from, to := k.from.Unix(), k.at.Add(lossWindow).Unix()
 	fired := map[Slot]bool{}
 	held = map[string]int{}
 	for _, f := range fires {

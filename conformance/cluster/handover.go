@@ -40,3 +40,20 @@ func (e *Executor) WaitHandover(ctx context.Context, from time.Time, want ...str
 		}
 	}
 }
+
+// SendingSince is the first second of the run of seconds up to a kill
+// that the killed admin was still sending: walking back from the kill's
+// second while each second's first fire came from it, or nothing fired
+// in it at all, up to limit seconds. Their unsent fires sat in its
+// trigger pool (which runs behind its ring on a busy machine) and died
+// with it.
+func (e *Executor) SendingSince(token string, killed time.Time, limit int) time.Time {
+	sec := killed.Unix()
+	for n := 0; n < limit; n++ {
+		if o := e.Owner(sec - 1); o != "" && o != token {
+			break
+		}
+		sec--
+	}
+	return time.Unix(sec, 0)
+}

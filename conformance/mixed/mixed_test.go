@@ -156,6 +156,7 @@ func TestMixedCluster(t *testing.T) {
 	fires = Plan(fires, java1.token, java1.pushes.Pushes())
 	fires = Plan(fires, java2.token, java2.pushes.Pushes())
 	fires, lookBack := cluster.LookBack(fires, first)
+	kill2.sending = exec.SendingSince(ours1.token, kill2.at, maxPoolLag)
 	windows := []cluster.Window{kill1.window(), kill2.window()}
 	every := append(slices.Clone(grid), x.everySecond...)
 	even := first
@@ -364,6 +365,9 @@ type killOf struct {
 	at   time.Time
 	held int           // of the next four seconds, how many the victim had pushed
 	next map[int]int64 // trigger_next_time by job, read after the kill
+	// sending is the first second ours was still sending when killed (its
+	// trigger pool's backlog, see cluster.Executor.SendingSince).
+	sending time.Time
 }
 
 // window is where the kill may have lost fires: the victim's ring held
@@ -371,11 +375,11 @@ type killOf struct {
 // held seconds already fired by its ring but not yet sent (Java's queue
 // runs up to maxPoolLag behind, ours a moment).
 func (k killOf) window() cluster.Window {
-	back := 2 * time.Second
+	from := k.sending
 	if k.node.kind == "java" {
-		back = maxPoolLag * time.Second
+		from = k.at.Truncate(time.Second).Add(-maxPoolLag * time.Second)
 	}
-	return cluster.Window{From: k.at.Truncate(time.Second).Add(-back), To: k.at.Add(lossWindow)}
+	return cluster.Window{From: from, To: k.at.Add(lossWindow)}
 }
 
 // killHolding SIGKILLs victim once its ring holds at least three of the
