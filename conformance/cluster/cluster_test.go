@@ -58,6 +58,7 @@ func TestClusterProcesses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real-clock test of a minute or so")
 	}
+	Exclusive(t)
 	run := 30 * time.Second
 	if v, err := strconv.Atoi(os.Getenv(secondsEnv)); err == nil && v > 0 {
 		run = time.Duration(v) * time.Second

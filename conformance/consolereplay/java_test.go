@@ -4,6 +4,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/xxl-admin-go/xxl-admin-go/conformance/cluster"
 	"github.com/xxl-admin-go/xxl-admin-go/conformance/javaadmin"
 	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
 )
@@ -17,6 +18,7 @@ func TestReplayJava(t *testing.T) {
 	if os.Getenv(storetest.EnvMySQL) == "" {
 		t.Skip("[suite-off] the Java admin replay needs " + storetest.EnvMySQL)
 	}
+	cluster.Exclusive(t)
 	for _, plan := range Plans() {
 		t.Run(plan.Lang, func(t *testing.T) {
 			t.Parallel()

@@ -46,6 +46,7 @@ func TestDropIn(t *testing.T) {
 	if os.Getenv(storetest.EnvMySQL) == "" {
 		t.Skip("[suite-off] the drop-in test needs " + storetest.EnvMySQL)
 	}
+	cluster.Exclusive(t)
 	bin, err := cluster.BuildAdmin(t.Context(), t.TempDir())
 	if err != nil {
 		t.Fatal(err)

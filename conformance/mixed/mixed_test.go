@@ -63,6 +63,7 @@ func TestMixedCluster(t *testing.T) {
 	jar := javaadmin.Require(t)
 	url, user, pass := storetest.MySQLURLZone(t, javaadmin.Zone)
 	url += "&useUnicode=true&characterEncoding=UTF-8"
+	cluster.Exclusive(t)
 	phase := 8 * time.Second
 	if v, err := strconv.Atoi(os.Getenv(phaseEnv)); err == nil && v > 0 {
 		phase = time.Duration(v) * time.Second
