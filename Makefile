@@ -20,12 +20,15 @@ run: build
 	./$(BIN) $(ARGS)
 
 # Unit, store, protocol and conformance tests with the race detector, plus a
-# short run of every fuzz target. Suites needing MariaDB, Java executors or a
-# browser run when XXL_TEST_MYSQL_DSN / XXL_TEST_JAVA=1 are set and are
-# reported as skipped otherwise.
+# short run of every fuzz target. Suites needing MariaDB, Java, pyxxl or the
+# image run when XXL_TEST_MYSQL_DSN / XXL_TEST_JAVA=1 / ... are set; the last
+# line says which were skipped and how to switch them on.
+TESTSUMMARY := bin/.test-summary
 test: lint
-	$(GO) test -race -count=1 $(TESTFLAGS) $(PKGS)
+	@mkdir -p bin
+	$(GO) run ./scripts/testsummary -summary $(TESTSUMMARY) -- -race -count=1 $(TESTFLAGS) $(PKGS)
 	$(MAKE) --no-print-directory fuzz
+	@cat $(TESTSUMMARY)
 
 lint: fmt-check vet staticcheck
 

@@ -18,6 +18,7 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/core/clock"
 	"github.com/xxl-admin-go/xxl-admin-go/core/lifecycle"
+	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
 )
 
 // Options are what the process gives the app besides the configuration.
@@ -28,6 +29,10 @@ type Options struct {
 	Tuning  Tuning              // test-only overrides of the Java intervals
 	// ConnState, when set (tests), sees every HTTP connection change state.
 	ConnState func(net.Conn, http.ConnState)
+	// ScheduleDoor, when set, wraps the trigger door the schedule loop and
+	// its ring submit through. Tests only: a wrapper that doubles or drops
+	// fires proves that a test can see it.
+	ScheduleDoor func(trigger.Submitter) trigger.Submitter
 }
 
 // Tuning shortens the helper intervals for tests; zero values keep the Java

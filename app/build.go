@@ -83,7 +83,11 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 		Alarm:    alarm.New(alarm.Config{Mail: cfg.Mail, Alarm: cfg.Alarm, Observe: obs.alarm}, texts, log),
 		Interval: opt.Tuning.FailInterval, StuckAfter: opt.Tuning.FailStuckAfter,
 	})
-	scheduler, err := schedule.New(schedule.Config{Store: store, Submit: pools, PreReadCount: preRead,
+	var door trigger.Submitter = pools
+	if opt.ScheduleDoor != nil {
+		door = opt.ScheduleDoor(pools)
+	}
+	scheduler, err := schedule.New(schedule.Config{Store: store, Submit: door, PreReadCount: preRead,
 		Loc: time.Local, Clock: opt.Clock, Log: log, Observer: obs.schedule})
 	if err != nil {
 		return parts{}, fmt.Errorf("schedule: %w", err)

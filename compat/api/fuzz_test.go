@@ -201,28 +201,55 @@ func FuzzTokenCheck(f *testing.F) {
 }
 
 // FuzzHandler: whatever the body and uri, a routed request gets HTTP 200
-// and a ReturnT with code 200 or 500.
+// and a ReturnT with code 200 or 500; a refused request (code 500, or any
+// request with a wrong token) reaches no store method, so it changes no
+// row; an accepted registry or registryRemove reaches the store exactly
+// once with the parameter the body decodes to, and an accepted callback
+// exactly once (§2.2–§2.5).
 func FuzzHandler(f *testing.F) {
 	for _, b := range seeds(f, requestsTo("/api/registry", "/api/registryRemove", "/api/callback")) {
 		f.Add("callback", []byte(b))
 		f.Add("registry", []byte(b))
+		f.Add("registryRemove", []byte(b))
 	}
 	f.Add("registryRemove", []byte(`{`))
 	f.Fuzz(func(t *testing.T, uri string, body []byte) {
-		store := &fakeStore{}
-		h := NewHandler(HandlerConfig{AccessToken: testToken}, store, store, zerolog.Nop())
-		req := httptest.NewRequest("POST", "/api/x", strings.NewReader(string(body)))
-		req.URL.Path = "/api/" + uri
-		req.URL.RawPath = ""
-		req.Header.Set(TokenHeader, testToken)
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
+		serve := func(token string) (*httptest.ResponseRecorder, *fakeStore) {
+			store := &fakeStore{}
+			h := NewHandler(HandlerConfig{AccessToken: testToken}, store, store, zerolog.Nop())
+			req := httptest.NewRequest("POST", "/api/x", strings.NewReader(string(body)))
+			req.URL.Path = "/api/" + uri
+			req.URL.RawPath = ""
+			req.Header.Set(TokenHeader, token)
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			return rec, store
+		}
+		rec, store := serve(testToken)
 		if rec.Code == http.StatusNotFound {
 			return // not routed: uri held a slash or was empty
 		}
 		r, err := DecodeReturnT[string](rec.Body.Bytes())
 		if rec.Code != http.StatusOK || err != nil || (r.Code != CodeSuccess && r.Code != CodeFail) {
 			t.Fatalf("uri %q: status %d body %s (%v)", uri, rec.Code, rec.Body.String(), err)
+		}
+		calls := len(store.registered) + len(store.removed) + len(store.callbacks)
+		switch {
+		case r.Code == CodeFail && calls != 0:
+			t.Fatalf("uri %q: refused (%s) but the store was called %d times", uri, r.MsgText(), calls)
+		case r.Code == CodeSuccess && uri == "registry", r.Code == CodeSuccess && uri == "registryRemove":
+			got := append(store.registered, store.removed...)
+			want, err := DecodeRegistryParam(body)
+			if err != nil || len(got) != 1 || got[0] != want || (uri == "registry") != (len(store.registered) == 1) {
+				t.Fatalf("uri %q: accepted; the store got registered %v removed %v, body decodes to %+v (%v)",
+					uri, store.registered, store.removed, want, err)
+			}
+		case r.Code == CodeSuccess && uri == "callback" && len(store.callbacks) > 1:
+			t.Fatalf("callback accepted; the store was called %d times", len(store.callbacks))
+		}
+		rec, store = serve(testToken + "-wrong")
+		if calls := len(store.registered) + len(store.removed) + len(store.callbacks); calls != 0 {
+			t.Fatalf("uri %q with a wrong token: the store was called %d times (answer %s)", uri, calls, rec.Body.String())
 		}
 	})
 }

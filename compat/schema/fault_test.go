@@ -4,22 +4,44 @@ import (
 	"context"
 	"database/sql/driver"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/DATA-DOG/go-sqlmock"
 	"github.com/go-sql-driver/mysql"
 )
 
 // Faults a real server cannot be made to produce on demand (dropped
-// connections, deadlocks, failed commits), injected through a scripted
-// driver on the MySQL dialect.
+// connections, deadlocks, failed commits), injected with go-sqlmock on the
+// MySQL dialect. Every expectation is matched in order against a substring
+// of the statement, and a test fails on any statement it did not expect or
+// on expectations left over.
 
-func faultStore(t *testing.T, steps ...step) *Store {
+func faultStore(t *testing.T, expect func(m sqlmock.Sqlmock)) *Store {
 	t.Helper()
 	loc, err := time.LoadLocation(testZone)
 	mustNoErr(t, err)
-	return newStore(newScriptDB(t, steps...), mysqlDialect{}, loc)
+	db, mock, err := sqlmock.New(sqlmock.QueryMatcherOption(sqlmock.QueryMatcherFunc(containsQuery)))
+	mustNoErr(t, err)
+	db.SetMaxOpenConns(1)
+	expect(mock)
+	t.Cleanup(func() {
+		if err := mock.ExpectationsWereMet(); err != nil {
+			t.Error(err)
+		}
+		_ = db.Close()
+	})
+	return newStore(db, mysqlDialect{}, loc)
+}
+
+// containsQuery matches a statement that contains the expected text.
+func containsQuery(expected, actual string) error {
+	if !strings.Contains(actual, expected) {
+		return fmt.Errorf("statement %q does not contain %q", actual, expected)
+	}
+	return nil
 }
 
 func assertErr(t *testing.T, err, target error, mentions ...string) {
@@ -54,11 +76,12 @@ func triggerWrite(ctx context.Context, s *Store) error {
 func TestFaultDroppedConnectionInTx(t *testing.T) {
 	for _, fault := range []error{driver.ErrBadConn, mysql.ErrInvalidConn} {
 		t.Run(fault.Error(), func(t *testing.T) {
-			s := faultStore(t,
-				step{op: "begin"},
-				step{op: "exec", match: "INSERT INTO xxl_job_log", result: insertResult{41, 1}},
-				step{op: "exec", match: "UPDATE xxl_job_log SET trigger_time", err: fault},
-				step{op: "rollback"})
+			s := faultStore(t, func(m sqlmock.Sqlmock) {
+				m.ExpectBegin()
+				m.ExpectExec("INSERT INTO xxl_job_log").WillReturnResult(sqlmock.NewResult(41, 1))
+				m.ExpectExec("UPDATE xxl_job_log SET trigger_time").WillReturnError(fault)
+				m.ExpectRollback()
+			})
 			assertErr(t, triggerWrite(context.Background(), s), fault, "update trigger info of log 41")
 		})
 	}
@@ -77,27 +100,31 @@ func TestFaultDeadlock(t *testing.T) {
 		}
 	}
 	t.Run("autocommit", func(t *testing.T) {
-		s := faultStore(t, step{op: "exec", match: "UPDATE xxl_job_info SET trigger_last_time", err: deadlock})
+		s := faultStore(t, func(m sqlmock.Sqlmock) {
+			m.ExpectExec("UPDATE xxl_job_info SET trigger_last_time").WillReturnError(deadlock)
+		})
 		check(t, s.JobScheduleUpdate(context.Background(), JobInfo{ID: 7}), "schedule update of job 7")
 	})
 	t.Run("under the schedule lock", func(t *testing.T) {
-		s := faultStore(t,
-			step{op: "begin"},
+		s := faultStore(t, func(m sqlmock.Sqlmock) {
+			m.ExpectBegin()
 			// The MySQL dialect locks the very row Java admins lock (§4.8).
-			step{op: "query", match: "SELECT lock_name FROM xxl_job_lock WHERE lock_name = 'schedule_lock' FOR UPDATE",
-				cols: []string{"lock_name"}, rows: [][]driver.Value{{"schedule_lock"}}},
-			step{op: "exec", match: "UPDATE xxl_job_info SET trigger_last_time", err: deadlock},
-			step{op: "rollback"})
+			m.ExpectQuery("SELECT lock_name FROM xxl_job_lock WHERE lock_name = 'schedule_lock' FOR UPDATE").
+				WillReturnRows(sqlmock.NewRows([]string{"lock_name"}).AddRow("schedule_lock"))
+			m.ExpectExec("UPDATE xxl_job_info SET trigger_last_time").WillReturnError(deadlock)
+			m.ExpectRollback()
+		})
 		err := s.WithScheduleLock(context.Background(), func(tx *Store) error {
 			return tx.JobScheduleUpdate(context.Background(), JobInfo{ID: 8})
 		})
 		check(t, err, "schedule update of job 8")
 	})
 	t.Run("lock wait timeout", func(t *testing.T) {
-		s := faultStore(t,
-			step{op: "begin"},
-			step{op: "query", match: "FOR UPDATE", err: &mysql.MySQLError{Number: 1205, Message: "Lock wait timeout exceeded"}},
-			step{op: "rollback"})
+		s := faultStore(t, func(m sqlmock.Sqlmock) {
+			m.ExpectBegin()
+			m.ExpectQuery("FOR UPDATE").WillReturnError(&mysql.MySQLError{Number: 1205, Message: "Lock wait timeout exceeded"})
+			m.ExpectRollback()
+		})
 		called := false
 		err := s.WithScheduleLock(context.Background(), func(*Store) error { called = true; return nil })
 		assertErr(t, err, nil, "schedule lock", "Lock wait timeout")
@@ -110,11 +137,12 @@ func TestFaultDeadlock(t *testing.T) {
 // TestFaultCommit: a failed COMMIT is reported as such, not as success.
 func TestFaultCommit(t *testing.T) {
 	reset := errors.New("connection reset by peer")
-	s := faultStore(t,
-		step{op: "begin"},
-		step{op: "exec", match: "INSERT INTO xxl_job_log", result: insertResult{1, 1}},
-		step{op: "exec", match: "UPDATE xxl_job_log", result: insertResult{0, 1}},
-		step{op: "commit", err: reset})
+	s := faultStore(t, func(m sqlmock.Sqlmock) {
+		m.ExpectBegin()
+		m.ExpectExec("INSERT INTO xxl_job_log").WillReturnResult(sqlmock.NewResult(1, 1))
+		m.ExpectExec("UPDATE xxl_job_log").WillReturnResult(sqlmock.NewResult(0, 1))
+		m.ExpectCommit().WillReturnError(reset)
+	})
 	assertErr(t, triggerWrite(context.Background(), s), reset, "commit")
 }
 
@@ -123,13 +151,16 @@ func TestFaultCommit(t *testing.T) {
 func TestFaultBeginAndRollback(t *testing.T) {
 	t.Run("begin", func(t *testing.T) {
 		tooMany := &mysql.MySQLError{Number: 1040, Message: "Too many connections"}
-		s := faultStore(t, step{op: "begin", err: tooMany})
+		s := faultStore(t, func(m sqlmock.Sqlmock) { m.ExpectBegin().WillReturnError(tooMany) })
 		err := s.WithTx(context.Background(), func(*Store) error { t.Error("fn ran"); return nil })
 		assertErr(t, err, tooMany, "begin transaction")
 	})
 	t.Run("rollback", func(t *testing.T) {
 		cause := errors.New("validation failed")
-		s := faultStore(t, step{op: "begin"}, step{op: "rollback", err: errors.New("rollback failed")})
+		s := faultStore(t, func(m sqlmock.Sqlmock) {
+			m.ExpectBegin()
+			m.ExpectRollback().WillReturnError(errors.New("rollback failed"))
+		})
 		err := s.WithTx(context.Background(), func(*Store) error { return cause })
 		if !errors.Is(err, cause) {
 			t.Errorf("WithTx = %v, want the cause", err)
@@ -140,25 +171,31 @@ func TestFaultBeginAndRollback(t *testing.T) {
 // TestFaultReads: query and row errors name what was being read.
 func TestFaultReads(t *testing.T) {
 	t.Run("query", func(t *testing.T) {
-		s := faultStore(t, step{op: "query", match: "FROM xxl_job_info", err: mysql.ErrInvalidConn})
+		s := faultStore(t, func(m sqlmock.Sqlmock) { m.ExpectQuery("FROM xxl_job_info").WillReturnError(mysql.ErrInvalidConn) })
 		_, err := s.JobScheduleQuery(context.Background(), 1000, 10)
 		assertErr(t, err, mysql.ErrInvalidConn, "pre-read jobs due by 1000")
 	})
 	t.Run("row", func(t *testing.T) {
 		broken := errors.New("packet truncated")
-		s := faultStore(t, step{op: "query", match: "FROM xxl_job_group", cols: groupColumns,
-			rows: [][]driver.Value{{int64(1), "a", "b", int64(0), nil, nil}, {int64(2), "c", "d", int64(0), nil, nil}}, rowErr: broken})
+		s := faultStore(t, func(m sqlmock.Sqlmock) {
+			m.ExpectQuery("FROM xxl_job_group").WillReturnRows(sqlmock.NewRows(groupColumns).
+				AddRow(int64(1), "a", "b", int64(0), nil, nil).AddRow(int64(2), "c", "d", int64(0), nil, nil).RowError(1, broken))
+		})
 		_, err := s.GroupFindAll(context.Background())
 		assertErr(t, err, broken, "list groups")
 	})
 	t.Run("bad datetime", func(t *testing.T) {
-		s := faultStore(t, step{op: "query", match: "FROM xxl_job_group", cols: groupColumns,
-			rows: [][]driver.Value{{int64(1), "a", "b", int64(0), nil, []byte("not a date")}}})
+		s := faultStore(t, func(m sqlmock.Sqlmock) {
+			m.ExpectQuery("FROM xxl_job_group").WillReturnRows(sqlmock.NewRows(groupColumns).
+				AddRow(int64(1), "a", "b", int64(0), nil, []byte("not a date")))
+		})
 		_, err := s.GroupLoad(context.Background(), 1)
 		assertErr(t, err, nil, "load group 1", "not a date")
 	})
 	t.Run("schema inspection", func(t *testing.T) {
-		s := faultStore(t, step{op: "query", match: "information_schema.columns", err: mysql.ErrInvalidConn})
+		s := faultStore(t, func(m sqlmock.Sqlmock) {
+			m.ExpectQuery("information_schema.columns").WillReturnError(mysql.ErrInvalidConn)
+		})
 		_, err := s.Prepare(context.Background())
 		assertErr(t, err, mysql.ErrInvalidConn, "inspect schema", "columns of xxl_job_")
 	})

@@ -11,6 +11,7 @@ import (
 
 	"github.com/xxl-admin-go/xxl-admin-go/conformance/cluster"
 	"github.com/xxl-admin-go/xxl-admin-go/conformance/consolereplay"
+	"github.com/xxl-admin-go/xxl-admin-go/conformance/javaadmin"
 	"github.com/xxl-admin-go/xxl-admin-go/internal/browser"
 	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
 )
@@ -98,8 +99,8 @@ func runAdmin(t *testing.T, url, lang string) *admin {
 		t.Fatal(err)
 	}
 	out := &syncBuffer{}
-	a, err := consolereplay.StartAdmin(ctx, consolereplay.OursTarget{Bin: adminBin(t)}, consolereplay.Settings{
-		DatasourceURL: url, Lang: lang, MailPort: mailPort, WorkDir: t.TempDir(),
+	a, err := javaadmin.Start(ctx, javaadmin.Ours{Bin: adminBin(t)}, javaadmin.Settings{
+		DatasourceURL: url, AccessToken: consolereplay.AccessToken, Lang: lang, MailPort: mailPort, WorkDir: t.TempDir(),
 	}, out, time.Minute)
 	if err != nil {
 		cancel()

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Dump writes the fires and the group's log rows as tab-separated files into
@@ -55,4 +56,19 @@ func (d *DB) Dump(ctx context.Context, dir string, group int, fires []Fire) erro
 		return fmt.Errorf("dump log: %w", err)
 	}
 	return w.Flush()
+}
+
+// LoadAverage is the machine's 1, 5 and 15 minute load averages, for the
+// failure messages of timing tests: on an overloaded machine rounds and
+// triggers run late past what the counts can place.
+func LoadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
 }

@@ -85,14 +85,38 @@ func lateness(slot int64, fire time.Time) (time.Duration, bool) {
 	return d, d >= 0 && d <= MaxLate
 }
 
-// byJob groups fire times per job, each group sorted.
-func byJob(fires []Fire) map[int][]time.Time {
-	out := map[int][]time.Time{}
+// byJob groups the fires per job, each group sorted by the time they are
+// matched at (see matchTime).
+func byJob(fires []Fire) map[int][]Fire {
+	out := map[int][]Fire{}
 	for _, f := range fires {
-		out[f.JobID] = append(out[f.JobID], f.At)
+		out[f.JobID] = append(out[f.JobID], f)
 	}
-	for _, ts := range out {
-		slices.SortFunc(ts, func(a, b time.Time) int { return a.Compare(b) })
+	for _, fs := range out {
+		slices.SortFunc(fs, func(a, b Fire) int { return a.matchTime().Compare(b.matchTime()) })
+	}
+	return out
+}
+
+// matchTime is when a fire counts as having happened for the pairing: its
+// planned second when known (it covers exactly that second), else the
+// admin's trigger time (the executor's own delays do not count), else its
+// receipt.
+func (f Fire) matchTime() time.Time {
+	switch {
+	case f.Planned != 0:
+		return time.Unix(f.Planned, 0)
+	case !f.Trigger.IsZero():
+		return f.Trigger
+	}
+	return f.At
+}
+
+// times lists the match times of fires.
+func times(fs []Fire) []time.Time {
+	out := make([]time.Time, len(fs))
+	for i, f := range fs {
+		out[i] = f.matchTime()
 	}
 	return out
 }

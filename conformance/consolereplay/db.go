@@ -10,10 +10,11 @@ import (
 	sq "github.com/Masterminds/squirrel"
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/conformance/javaadmin"
 )
 
 // Zone is the admin's zone in every recording (TZ and serverTimezone).
-const Zone = "Asia/Shanghai"
+const Zone = javaadmin.Zone
 
 // dbTimeLayout is how DATETIME values read as text (MariaDB's text form).
 const dbTimeLayout = "2006-01-02 15:04:05"

@@ -4,7 +4,7 @@
 //
 // A replay of one language loads the recorder's fixture (Fixture) into a
 // fresh database, starts a fake executor (FakeExecutor) that the fixture's
-// groups and logs point at, starts the admin (Target: the Java jar or our
+// groups and logs point at, starts the admin (javaadmin.Target: the Java jar or our
 // binary, TZ=Asia/Shanghai) and then runs the language's Plan: the
 // scenarios in the order the recorder ran them against one admin process,
 // with the rows the recorder inserted by SQL and the effects of held-back

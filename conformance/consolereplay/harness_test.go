@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -12,25 +11,17 @@ import (
 	"time"
 
 	"github.com/xxl-admin-go/xxl-admin-go/conformance/cluster"
+	"github.com/xxl-admin-go/xxl-admin-go/conformance/javaadmin"
 )
 
 // moduleRoot walks up from the test's directory to go.mod.
 func moduleRoot(t *testing.T) string {
 	t.Helper()
-	dir, err := os.Getwd()
+	dir, err := javaadmin.ModuleRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found above the test directory")
-		}
-		dir = parent
-	}
+	return dir
 }
 
 // recordingsDir is the testdata copy of the recordings.
@@ -65,7 +56,7 @@ func (b *lockedBuffer) tail(n int) string {
 
 // replayPlan loads the fixture into db, starts the target on it and
 // replays the plan, reporting every mismatch as a test error.
-func replayPlan(t *testing.T, target Target, plan Plan, db database, mode CookieMode, tolerances []Tolerance) {
+func replayPlan(t *testing.T, target javaadmin.Target, plan Plan, db database, mode CookieMode, tolerances []Tolerance) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	store, err := OpenDB(ctx, db.url, db.user, db.pass)
@@ -85,8 +76,9 @@ func replayPlan(t *testing.T, target Target, plan Plan, db database, mode Cookie
 	}
 	out := &lockedBuffer{}
 	started := time.Now()
-	admin, err := StartAdmin(ctx, target, Settings{DatasourceURL: db.url, User: db.user, Password: db.pass,
-		Lang: plan.Lang, MailPort: mailPort, WorkDir: t.TempDir()}, out, 90*time.Second)
+	admin, err := javaadmin.Start(ctx, target, javaadmin.Settings{DatasourceURL: db.url, User: db.user, Password: db.pass,
+		AccessToken: AccessToken,
+		Lang:        plan.Lang, MailPort: mailPort, WorkDir: t.TempDir()}, out, 90*time.Second)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out.tail(40))
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/xxl-admin-go/xxl-admin-go/conformance/cluster"
+	"github.com/xxl-admin-go/xxl-admin-go/conformance/javaadmin"
 	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
 )
 
@@ -37,7 +38,7 @@ func TestReplayOurs(t *testing.T) {
 				for _, plan := range Plans() {
 					t.Run(plan.Lang, func(t *testing.T) {
 						t.Parallel()
-						target := OursTarget{Bin: bin, LegacyCookie: mode == CookieJava}
+						target := javaadmin.Ours{Bin: bin, LegacyCookie: mode == CookieJava}
 						replayPlan(t, target, plan, b.open(t), mode, Tolerances)
 					})
 				}

@@ -39,7 +39,7 @@ var backends = []backend{
 func requireJava(t *testing.T) {
 	t.Helper()
 	if os.Getenv(javaexec.EnvEnabled) != "1" {
-		t.Skip("java: " + javaexec.EnvEnabled + "=1 not set (build the executors with make java)")
+		t.Skip("[suite-off] java: " + javaexec.EnvEnabled + "=1 not set (build the executors with make java)")
 	}
 }
 

@@ -95,7 +95,130 @@ func replayToExecutor(t *testing.T, rec recording, ex exchange) int {
 	if r.method != http.MethodPost || r.path != "/"+word || r.contentType != "application/json;charset=UTF-8" || !reflect.DeepEqual(r.token, wantToken) {
 		t.Errorf("client sent %s %s content-type %q token %q", r.method, r.path, r.contentType, r.token)
 	}
-	return 2
+	// The body: the client was given the recorded request's parameters,
+	// so it must send them back member by member, in order, as a Java
+	// admin would (Gson: null members left out); only the clock-derived
+	// members the recording lists as volatile may differ.
+	if known {
+		assertSentBody(t, word, r.body, ex.Request.Body, clockMembers(rec.VolatileFields))
+	}
+	return 3
+}
+
+// assertSentBody compares what the client sent for word with the recorded
+// request body. A beat is always the JSON string "" (the Java admin client
+// posts GsonTool.toJson(""), recording admin_client_probe), whatever the
+// recording's harness sent. A recorded body that is not a JSON object of
+// the word's parameter class as Gson writes it (the malformed or partial
+// bodies of the executor scenarios, written by the recording's harness)
+// cannot be sent by any admin: there only the answer is checked. Otherwise the members,
+// recorded nulls left out, must come in the recorded order with equal
+// values.
+func assertSentBody(t *testing.T, word, got, recorded string, clock map[string]bool) {
+	t.Helper()
+	if word == "beat" {
+		if got != `""` {
+			t.Errorf("beat body %s, want \"\" as the Java admin client sends", got)
+		}
+		return
+	}
+	if !decodesStrictly(word, recorded) {
+		t.Logf("recorded body %s is no %s parameter an admin could send: body not compared", abbreviate(recorded), word)
+		return
+	}
+	wk, wv := members(t, recorded)
+	gk, gv := members(t, got)
+	var want []string
+	for _, k := range wk {
+		if string(wv[k]) != "null" {
+			want = append(want, k)
+		}
+	}
+	if !reflect.DeepEqual(gk, want) {
+		t.Errorf("members %v, recorded (nulls left out) %v", gk, want)
+		return
+	}
+	for _, k := range want {
+		if clock[k] {
+			continue
+		}
+		var a, b any
+		_ = json.Unmarshal(gv[k], &a)
+		_ = json.Unmarshal(wv[k], &b)
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("member %s = %s, recorded %s", k, gv[k], wv[k])
+		}
+	}
+}
+
+// wireMembers are the members of each word's parameter in the Java
+// admin's classes (executor-protocol.md §3): true for those an admin
+// always sends — the primitives (int, long), which Gson always writes, and
+// glueType, read from a NOT NULL column — false for Strings Gson leaves
+// out when null.
+var wireMembers = map[string]map[string]bool{
+	"run": {"jobId": true, "executorHandler": false, "executorParams": false, "executorBlockStrategy": false,
+		"executorTimeout": true, "logId": true, "logDateTime": true, "glueType": true, "glueSource": false,
+		"glueUpdatetime": true, "broadcastIndex": true, "broadcastTotal": true},
+	"idleBeat": {"jobId": true},
+	"kill":     {"jobId": true},
+	"log":      {"logDateTim": true, "logId": true, "fromLineNum": true},
+}
+
+// decodesStrictly reports whether body is one a Java admin could have sent
+// for word: a JSON object with every primitive member as a number, every
+// other member a string or null, and no member its class lacks.
+func decodesStrictly(word, body string) bool {
+	want, ok := wireMembers[word]
+	if !ok {
+		return false
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(body), &m); err != nil {
+		return false
+	}
+	for k, v := range m {
+		primitive, known := want[k]
+		if !known {
+			return false
+		}
+		switch x := v.(type) {
+		case float64:
+			if !primitive || k == "glueType" || x != float64(int64(x)) {
+				return false
+			}
+		case string:
+			if primitive && k != "glueType" {
+				return false
+			}
+		case nil:
+			if primitive {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	for k, primitive := range want {
+		if _, present := m[k]; primitive && !present {
+			return false
+		}
+	}
+	return true
+}
+
+// clockMembers are the volatile request members that come from a clock
+// (logDateTime, logDateTim, glueUpdatetime): the only ones a replayed
+// request may send with other values.
+func clockMembers(volatile []string) map[string]bool {
+	out := map[string]bool{}
+	for k := range volatileBodyKeys(volatile) {
+		switch k {
+		case "logDateTime", "logDateTim", "glueUpdatetime":
+			out[k] = true
+		}
+	}
+	return out
 }
 
 // replyView is a client result reduced to what callers use.

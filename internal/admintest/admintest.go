@@ -26,6 +26,13 @@ func Start(t testing.TB, args ...string) string {
 // StartTuned is Start with shortened helper intervals.
 func StartTuned(t testing.TB, tuning app.Tuning, args ...string) string {
 	t.Helper()
+	return StartWith(t, app.Options{Tuning: tuning}, args...)
+}
+
+// StartWith is Start with the app options given (tuning, a wrapped
+// schedule door); Ready is set here.
+func StartWith(t testing.TB, opt app.Options, args ...string) string {
+	t.Helper()
 	cfg, err := config.Load(config.Env{Args: append([]string{"--server.port=0", "--server.address=127.0.0.1"}, args...), ReadFile: os.ReadFile})
 	if err != nil {
 		t.Fatal(err)
@@ -38,7 +45,8 @@ func StartTuned(t testing.TB, tuning app.Tuning, args ...string) string {
 	ready := make(chan net.Addr, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- app.Run(ctx, cfg, zerolog.New(w).With().Timestamp().Logger(), app.Options{Tuning: tuning, Ready: func(a net.Addr) { ready <- a }})
+		opt.Ready = func(a net.Addr) { ready <- a }
+		done <- app.Run(ctx, cfg, zerolog.New(w).With().Timestamp().Logger(), opt)
 	}()
 	var addr net.Addr
 	select {

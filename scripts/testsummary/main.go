@@ -1,0 +1,193 @@
+// Command testsummary runs go test with -json and prints what go test
+// prints (everything with -v; otherwise package results and the output of
+// failed tests), then one line naming the suites that were skipped because
+// they are switched off, with the variable that switches each on.
+//
+//	go run ./scripts/testsummary [-summary FILE] -- [go test flags] [packages]
+//
+// With -summary the line goes to FILE (the Makefile prints it last, after
+// the fuzz run) unless the tests failed, when it is also printed here. The
+// exit status is go test's.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// event is one line of go test -json (cmd/test2json).
+type event struct {
+	Action  string
+	Package string
+	Test    string
+	Output  string
+}
+
+// suiteOff finds a skip for a switched-off suite: tests say "[suite-off]"
+// and name the variable; older skips name it without the marker.
+var (
+	suiteOff = regexp.MustCompile(`\[suite-off\]|XXL_TEST_[A-Z_]+ not set|XXL_TEST_[A-Z_]+=1`)
+	variable = regexp.MustCompile(`XXL_TEST_[A-Z_]+`)
+)
+
+// hints say how to switch each suite on (as .ci/setup.d does).
+var hints = map[string]string{
+	"XXL_TEST_MYSQL_DSN": "XXL_TEST_MYSQL_DSN='xxl:xxl_pwd@tcp(127.0.0.1:3306)/'",
+	"XXL_TEST_JAVA":      "XXL_TEST_JAVA=1 after make java",
+	"XXL_TEST_PYXXL":     "XXL_TEST_PYXXL=<python with pyxxl==0.4.8>",
+	"XXL_TEST_IMAGE":     "XXL_TEST_IMAGE=dist/oci after make image",
+}
+
+func main() {
+	summary := flag.String("summary", "", "write the skipped-suites line to this file")
+	flag.Parse()
+	code, err := run(flag.Args(), *summary, os.Stdout)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "testsummary:", err)
+		if code == 0 {
+			code = 2
+		}
+	}
+	os.Exit(code)
+}
+
+func run(args []string, summaryFile string, out io.Writer) (int, error) {
+	verbose := slices.ContainsFunc(args, func(a string) bool { return a == "-v" || a == "-test.v" || a == "-v=true" })
+	cmd := exec.Command("go", append([]string{"test", "-json"}, args...)...)
+	cmd.Stderr = os.Stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return 2, err
+	}
+	if err := cmd.Start(); err != nil {
+		return 2, err
+	}
+	r := newReport(out, verbose)
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		var e event
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			fmt.Fprintln(out, sc.Text()) // build output and the like
+			continue
+		}
+		r.add(e)
+	}
+	code := 0
+	if err := cmd.Wait(); err != nil {
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) {
+			return 2, err
+		}
+		code = exit.ExitCode()
+	}
+	line := r.summary()
+	if summaryFile != "" {
+		if err := os.WriteFile(summaryFile, []byte(line+"\n"), 0o644); err != nil {
+			return code, err
+		}
+	}
+	if summaryFile == "" || code != 0 {
+		fmt.Fprintln(out, line)
+	}
+	return code, nil
+}
+
+// report renders the events and counts the switched-off skips.
+type report struct {
+	out     io.Writer
+	verbose bool
+	buf     map[string][]string // package/test → output lines held back
+	skips   map[string]int      // variable → skipped tests
+	unnamed int                 // switched-off skips naming no variable
+}
+
+func newReport(out io.Writer, verbose bool) *report {
+	return &report{out: out, verbose: verbose, buf: map[string][]string{}, skips: map[string]int{}}
+}
+
+func (r *report) add(e event) {
+	key := e.Package + "/" + e.Test
+	switch e.Action {
+	case "output":
+		if r.verbose {
+			fmt.Fprint(r.out, e.Output)
+		}
+		r.buf[key] = append(r.buf[key], e.Output)
+		if e.Test == "" && !r.verbose && packageLine(e.Output) {
+			fmt.Fprint(r.out, e.Output)
+		}
+	case "build-output":
+		fmt.Fprint(r.out, e.Output)
+	case "skip":
+		if e.Test != "" {
+			r.countSkip(r.buf[key])
+		}
+		delete(r.buf, key)
+	case "fail":
+		if e.Test != "" && !r.verbose {
+			fmt.Fprint(r.out, strings.Join(r.buf[key], ""))
+		}
+		delete(r.buf, key)
+	case "pass":
+		delete(r.buf, key)
+	}
+}
+
+// packageLine: what go test prints per package without -v.
+func packageLine(s string) bool {
+	return strings.HasPrefix(s, "ok  \t") || strings.HasPrefix(s, "FAIL\t") || strings.HasPrefix(s, "?   \t") ||
+		strings.HasPrefix(s, "panic:") || strings.HasPrefix(s, "--- FAIL")
+}
+
+func (r *report) countSkip(lines []string) {
+	text := strings.Join(lines, "")
+	if !suiteOff.MatchString(text) {
+		return
+	}
+	vars := variable.FindAllString(text, -1)
+	if len(vars) == 0 {
+		r.unnamed++
+		return
+	}
+	slices.Sort(vars)
+	for _, v := range slices.Compact(vars) {
+		r.skips[v]++
+	}
+}
+
+// summary is the one line: which suites were off and how to switch them on.
+func (r *report) summary() string {
+	if len(r.skips) == 0 && r.unnamed == 0 {
+		return "skipped suites: none (every suite ran)"
+	}
+	var vars []string
+	for v := range r.skips {
+		vars = append(vars, v)
+	}
+	sort.Slice(vars, func(i, j int) bool {
+		return r.skips[vars[i]] > r.skips[vars[j]] || r.skips[vars[i]] == r.skips[vars[j]] && vars[i] < vars[j]
+	})
+	var parts []string
+	for _, v := range vars {
+		h := hints[v]
+		if h == "" {
+			h = v
+		}
+		parts = append(parts, fmt.Sprintf("%d tests need %s", r.skips[v], h))
+	}
+	if r.unnamed > 0 {
+		parts = append(parts, fmt.Sprintf("%d more", r.unnamed))
+	}
+	return "skipped suites (switched off): " + strings.Join(parts, "; ") + " (.ci/setup.d shows how CI switches each on)"
+}
