@@ -58,7 +58,10 @@ const (
 	msgURIEmpty     = "invalid request, uri-mapping empty."
 	msgToken        = "The access token is wrong."
 	msgIllegalArg   = "Illegal Argument."
-	contentTypeJSON = "application/json;charset=utf-8"
+	contentTypeJSON = "application/json" // Spring's Jackson converter (executor-protocol.md §2 table)
+	// contentTypeJSONException is what Java's exception resolver sends
+	// (executor-protocol.md §2.2 notes): ours for the bodies Java throws on.
+	contentTypeJSONException = "application/json;charset=utf-8"
 )
 
 // NewHandler serves the executor-facing API at the relative paths
@@ -122,7 +125,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		refuse(w, r, msgToken)
 		return
 	}
-	var serve func(ctx context.Context, body []byte, log zerolog.Logger) string
+	var serve func(ctx context.Context, body []byte, log zerolog.Logger) reply
 	switch uri {
 	case "callback":
 		serve = h.callback
@@ -142,8 +145,11 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		refuse(w, r, msg)
 		return
 	}
-	if msg := serve(r.Context(), body, log); msg != "" {
-		writeFail(w, msg)
+	if rep := serve(r.Context(), body, log); rep.msg != "" {
+		if rep.exception {
+			w.Header().Set("Content-Type", contentTypeJSONException)
+		}
+		writeFail(w, rep.msg)
 		return
 	}
 	writeJSON(w, successBody)

@@ -11,47 +11,62 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/internal/loglimit"
 )
 
-// registry serves registry and registryRemove; it returns the failure msg
-// or "" for success.
-func (h *handler) registry(store func(context.Context, RegistryParam) error) func(context.Context, []byte, zerolog.Logger) string {
-	return func(ctx context.Context, body []byte, log zerolog.Logger) string {
+// reply is a serve function's failure: msg ("" for success) and whether
+// Java answers it from its exception resolver (an undecodable body), which
+// sends the charset content type.
+type reply struct {
+	msg       string
+	exception bool
+}
+
+func failed(msg string) reply { return reply{msg: msg} }
+
+// undecodable is the answer to a body Java's Gson cannot read (Java: the
+// exception's text through the resolver; ours: a plain message).
+func undecodable(err error) reply {
+	return reply{msg: "invalid request body: " + err.Error(), exception: true}
+}
+
+// registry serves registry and registryRemove.
+func (h *handler) registry(store func(context.Context, RegistryParam) error) func(context.Context, []byte, zerolog.Logger) reply {
+	return func(ctx context.Context, body []byte, log zerolog.Logger) reply {
 		p, err := DecodeRegistryParam(body)
 		if err != nil {
 			log.Warn().Err(err).Msg("api: undecodable registry body")
-			return "invalid request body: " + err.Error()
+			return undecodable(err)
 		}
 		if !p.Valid() {
-			return msgIllegalArg
+			return failed(msgIllegalArg)
 		}
 		if tooLong := p.TooLong(); tooLong != "" {
-			return msgIllegalArg + " " + tooLong
+			return failed(msgIllegalArg + " " + tooLong)
 		}
 		if err := callWithin(ctx, h.cfg.CallTimeout, func(ctx context.Context) error { return store(ctx, p) }); err != nil {
 			log.Error().Err(err).Str("key", loglimit.Cut(p.RegistryKey)).Str("value", loglimit.Cut(p.RegistryValue)).
 				Msg("api: registry not stored")
-			return failureMsg("registry", err, h.cfg.CallTimeout)
+			return failed(failureMsg("registry", err, h.cfg.CallTimeout))
 		}
-		return ""
+		return reply{}
 	}
 }
 
 // callback serves /api/callback. An empty list (empty body, null, [] or
 // only null elements) succeeds without calling Callbacks, as Java answers
 // success for it (§2.2 notes).
-func (h *handler) callback(ctx context.Context, body []byte, log zerolog.Logger) string {
+func (h *handler) callback(ctx context.Context, body []byte, log zerolog.Logger) reply {
 	items, err := DecodeCallbackParams(body)
 	if err != nil {
 		log.Warn().Err(err).Msg("api: undecodable callback body")
-		return "invalid request body: " + err.Error()
+		return undecodable(err)
 	}
 	if len(items) == 0 {
-		return ""
+		return reply{}
 	}
 	if err := callWithin(ctx, h.cfg.CallTimeout, func(ctx context.Context) error { return h.cb.Callback(ctx, items) }); err != nil {
 		log.Error().Err(err).Int("items", len(items)).Msg("api: callback not stored")
-		return failureMsg("callback", err, h.cfg.CallTimeout)
+		return failed(failureMsg("callback", err, h.cfg.CallTimeout))
 	}
-	return ""
+	return reply{}
 }
 
 // failureMsg tells the executor why it must retry without exposing

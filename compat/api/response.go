@@ -18,7 +18,9 @@ func writeFail(w http.ResponseWriter, msg string) {
 // writeJSON answers HTTP 200 whatever the outcome: the result is in the
 // ReturnT code (§2.2).
 func writeJSON(w http.ResponseWriter, body string) {
-	w.Header().Set("Content-Type", contentTypeJSON)
+	if w.Header().Get("Content-Type") == "" {
+		w.Header().Set("Content-Type", contentTypeJSON)
+	}
 	w.WriteHeader(http.StatusOK)
 	_, _ = io.WriteString(w, body)
 }
