@@ -132,3 +132,44 @@ func TestTabsAreIsolated(t *testing.T) {
 	one.Clean("cookie tab")
 	two.Clean("other tab")
 }
+
+// Download returns the file a click on an attachment link saved, with the
+// name the server gave; SetFiles chooses a file as the file chooser would.
+func TestDownloadAndSetFiles(t *testing.T) {
+	const content = "{\"a\": \"ü\"}\n"
+	mux := http.NewServeMux()
+	mux.HandleFunc("/favicon.ico", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
+	mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = w.Write([]byte(`<!DOCTYPE html><body><a id="get" href="/file">get</a><input type="file" id="in"><script src="/read.js"></script></body>`))
+	})
+	mux.HandleFunc("/file", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Disposition", `attachment; filename="jobs-1.json"`)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(content))
+	})
+	mux.HandleFunc("/read.js", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/javascript")
+		_, _ = w.Write([]byte(`document.getElementById('in').addEventListener('change', function (e) {
+			var f = e.target.files[0]; f.text().then(function (t) { window.chosen = f.name + ':' + t; }); });`))
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+
+	b := ForTest(t)
+	tb := NewTab(t, b, 30*time.Second)
+	tb.Open(srv.URL + "/")
+	d := tb.Download(func() { tb.Click(`#get`) })
+	if d.Name != "jobs-1.json" || string(d.Data) != content {
+		t.Errorf("downloaded %q: %q", d.Name, d.Data)
+	}
+	path := t.TempDir() + "/chosen.json"
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tb.SetFiles(`#in`, path)
+	tb.Wait(`window.chosen`)
+	if got := tb.Str(`window.chosen`); got != "chosen.json:"+content {
+		t.Errorf("the page read %q", got)
+	}
+	tb.Clean("files")
+}
