@@ -3,6 +3,7 @@ package static_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -23,6 +24,8 @@ const csp = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inl
 type request struct {
 	Path        string
 	Form        url.Values
+	Query       url.Values
+	Body        string // a JSON body (the import); a form body is in Form
 	XRW         string
 	ContentType string
 }
@@ -55,6 +58,11 @@ func newFakeConsole(t *testing.T) *fakeConsole {
 		})
 	}
 	mux.HandleFunc("POST "+contextPath+"/", f.json)
+	mux.HandleFunc("GET "+contextPath+"/jobinfo/export", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Disposition", `attachment; filename="xxl-job-jobs-20261123-070228.json"`)
+		w.Header().Set("Content-Type", "application/json;charset=UTF-8")
+		_, _ = w.Write([]byte(exportDoc))
+	})
 	f.Server = httptest.NewServer(mux)
 	t.Cleanup(f.Close)
 	return f
@@ -97,6 +105,15 @@ func (f *fakeConsole) page(t *testing.T, w http.ResponseWriter, r *http.Request,
 }
 
 func (f *fakeConsole) json(w http.ResponseWriter, r *http.Request) {
+	var body []byte
+	if strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
+		b, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		body = b
+	}
 	if err := r.ParseForm(); err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
@@ -104,7 +121,8 @@ func (f *fakeConsole) json(w http.ResponseWriter, r *http.Request) {
 	path := strings.TrimPrefix(r.URL.Path, contextPath)
 	f.mu.Lock()
 	f.requests = append(f.requests, request{
-		Path: path, Form: r.PostForm, XRW: r.Header.Get("X-Requested-With"), ContentType: r.Header.Get("Content-Type"),
+		Path: path, Form: r.PostForm, Query: r.URL.Query(), Body: string(body),
+		XRW: r.Header.Get("X-Requested-With"), ContentType: r.Header.Get("Content-Type"),
 	})
 	close(f.arrived)
 	f.arrived = make(chan struct{})
@@ -117,13 +135,16 @@ func (f *fakeConsole) json(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write([]byte(out))
 		return
 	}
-	body, ok := answers(path, r.PostForm)
+	answer, ok := answers(path, r.PostForm)
+	if path == "/jobinfo/import" {
+		answer, ok = importAnswer(r.URL.Query(), string(body)), true
+	}
 	if !ok {
 		http.NotFound(w, r)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json;charset=utf-8")
-	_, _ = w.Write([]byte(body))
+	_, _ = w.Write([]byte(answer))
 }
 
 func (f *fakeConsole) setExpired(v bool) {
@@ -221,7 +242,12 @@ func answers(path string, form url.Values) (string, bool) {
 			return `{"code":500,"msg":"Child Job ID(<img src=x onerror=alert('child')>)illegal","content":null}`, true
 		}
 		return `{"code":200,"msg":null,"content":"10"}`, true
-	case "/jobinfo/update", "/jobinfo/trigger", "/jobinfo/start", "/jobinfo/stop", "/jobinfo/remove",
+	case "/jobinfo/start":
+		if form.Get("id") == "8" { // a refusal for one job of a batch, with markup in its text
+			return `{"code":500,"msg":"` + xssRefusal + `","content":null}`, true
+		}
+		return ok200, true
+	case "/jobinfo/update", "/jobinfo/trigger", "/jobinfo/stop", "/jobinfo/remove",
 		"/jobgroup/save", "/jobgroup/update", "/jobgroup/remove", "/user/add", "/user/update", "/user/remove",
 		"/jobcode/save", "/joblog/clearLog", "/login", "/logout", "/user/updatePwd":
 		return ok200, true
@@ -256,4 +282,24 @@ func answers(path string, form url.Values) (string, bool) {
 		return `{"code":200,"msg":null,"content":{"fromLineNum":3,"toLineNum":2,"logContent":"","end":true}}`, true
 	}
 	return "", false
+}
+
+// A refusal with markup, for one job of a batch and for an import.
+const xssRefusal = `job 8 (fake-executor / demoJobHandler / \"<img src=x onerror=alert('refusal')>\"): Cronillegal`
+
+// exportDoc is the fake console's export download.
+const exportDoc = `{"format":"xxl-admin-go/jobs","version":1,"exportedAt":"2026-11-23T07:02:28+08:00","groups":[],"jobs":[]}`
+
+// importAnswer is the answer to POST /jobinfo/import: a refusal when the
+// document holds "bad", else a report (names with planted markup) in the
+// mode and dry-run state asked for.
+func importAnswer(q url.Values, body string) string {
+	if strings.Contains(body, "bad") {
+		return `{"code":500,"msg":"` + xssRefusal + `","content":null}`
+	}
+	return fmt.Sprintf(`{"code":200,"msg":null,"content":{"mode":%q,"dryRun":%t,"changes":[`+
+		`{"kind":"group","name":"fake-executor","outcome":"created","id":0},`+
+		`{"kind":"job","name":"fake-executor / demoJobHandler / \"%s\"","outcome":"created","id":0},`+
+		`{"kind":"job","name":"key \"orders/cleanup\"","outcome":"kept","id":7,"fields":["author","scheduleConf"]}]}}`,
+		q.Get("mode"), q.Get("dryRun") == "true", xssDesc)
 }

@@ -3,8 +3,9 @@
  *
  * - page data: XJ.base (context path), XJ.data (the page model, from the
  *   #page-data JSON island), XJ.t(key) (the i18n bundle, from #i18n);
- * - XJ.post: form-encoded POST as the Java pages send it; an HTML answer
- *   means the session is gone, so it goes to the login page;
+ * - XJ.post: form-encoded POST as the Java pages send it (XJ.postJSON: a
+ *   JSON body); an HTML answer means the session is gone, so it goes to the
+ *   login page;
  * - dialogs (Bootstrap modals): XJ.alert, XJ.confirm, XJ.toast;
  * - text helpers: XJ.esc, XJ.text, XJ.triggerMsg (the only HTML the console
  *   shows from data, through a whitelist), XJ.decodeLog, XJ.time;
@@ -158,23 +159,17 @@
     window.location.href = XJ.url('/toLogin');
   }
 
-  /**
-   * post sends a form-encoded POST (X-Requested-With: XMLHttpRequest, as the
-   * Java pages) and resolves with the decoded JSON answer. It rejects with a
-   * message on network errors; an HTML answer (the session expired and the
-   * server redirected to the login page) sends the browser there.
-   */
-  XJ.post = function (path, data) {
+  // send runs an XHR that answers JSON: it resolves with the decoded answer
+  // and rejects with a message on network errors; an HTML answer (the
+  // session expired and the server redirected to the login page) sends the
+  // browser there.
+  function send(settings) {
     var d = $.Deferred();
-    $.ajax({
+    $.ajax($.extend({
       type: 'POST',
-      url: XJ.url(path),
-      data: data || {},
-      // named even for an empty body, as the recorded Java calls send it
-      contentType: 'application/x-www-form-urlencoded; charset=UTF-8',
       dataType: 'json',
       headers: { 'X-Requested-With': 'XMLHttpRequest' }
-    }).done(function (answer) {
+    }, settings)).done(function (answer) {
       d.resolve(answer);
     }).fail(function (xhr) {
       var type = (xhr && xhr.getResponseHeader && xhr.getResponseHeader('Content-Type')) || '';
@@ -185,6 +180,32 @@
       d.reject(XJ.t('system_api_error') + (xhr && xhr.status ? ' (' + xhr.status + ')' : ''));
     });
     return d.promise();
+  }
+
+  /**
+   * post sends a form-encoded POST (X-Requested-With: XMLHttpRequest, as the
+   * Java pages) and resolves with the decoded JSON answer (see send).
+   */
+  XJ.post = function (path, data) {
+    return send({
+      url: XJ.url(path),
+      data: data || {},
+      // named even for an empty body, as the recorded Java calls send it
+      contentType: 'application/x-www-form-urlencoded; charset=UTF-8'
+    });
+  };
+
+  /**
+   * postJSON sends a JSON document (a string, as the user gave it) as the
+   * body of a POST, for the endpoints that take one (the job import).
+   */
+  XJ.postJSON = function (path, text) {
+    return send({
+      url: XJ.url(path),
+      data: text,
+      processData: false,
+      contentType: 'application/json; charset=UTF-8'
+    });
   };
 
   /** ok tells whether a ReturnT answer is a success. */

@@ -1,7 +1,9 @@
 /*
  * Job list (console.md §5): server-side list over POST /jobinfo/pageList,
  * per-row actions (run once, query log, registry info, next trigger times,
- * GLUE IDE, start/stop, edit, delete, copy) and the add/edit form.
+ * GLUE IDE, start/stop, edit, delete, copy) and the add/edit form; the
+ * batch actions on the checked rows (jobinfo-batch.js) and export/import
+ * (jobinfo-transfer.js) are ours.
  */
 (function (window, $, XJ) {
   'use strict';
@@ -141,8 +143,12 @@
         };
       }),
       columns: [
+        XJ.domColumn(function (row) {
+          return $('<input type="checkbox" class="xj-select">').val(String(row.id))
+            .attr('aria-label', XJ.jobWord('select', { id: row.id }));
+        }, { width: '3%', className: 'xj-select-col' }),
         XJ.textColumn('id', { width: '7%' }),
-        XJ.textColumn('jobDesc', { width: '25%' }),
+        XJ.textColumn('jobDesc', { width: '22%' }),
         XJ.domColumn(function (row) {
           return document.createTextNode(row.scheduleConf ? row.scheduleType + '：' + row.scheduleConf : (row.scheduleType || ''));
         }, { width: '15%' }),
@@ -218,19 +224,55 @@
       simpleAction(this, '/jobinfo/remove', XJ.t('system_opt_del'));
     });
 
-    // run once
+    // run once: one job (its row's action), or the checked jobs (batch),
+    // which either keep their own parameters or all get the one given
     var $trigger = $('#xj-trigger-modal');
     var $triggerForm = $trigger.find('form');
+    var $ownParam = $triggerForm.find('[name=ownParam]');
+    var triggerRows = null; // the checked rows while the form is a batch's
+    function syncOwnParam() {
+      $triggerForm.find('[name=executorParam]').prop('disabled', triggerRows !== null && $ownParam.prop('checked'));
+    }
+    $ownParam.on('change', syncOwnParam);
     $table.on('click', '.xj-run', function (e) {
       e.preventDefault();
       var row = rowOf(this);
+      triggerRows = null;
       $triggerForm[0].reset();
+      $trigger.find('.xj-batch-only').prop('hidden', true);
+      syncOwnParam();
       $triggerForm.find('[name=id]').val(row.id);
       $triggerForm.find('[name=executorParam]').val(row.executorParam || '');
       XJ.showModal($trigger);
     });
+    var batch = XJ.jobBatch({
+      $table: $table,
+      table: table,
+      reload: reload,
+      runOnce: function (rows) {
+        triggerRows = rows;
+        $triggerForm[0].reset();
+        $trigger.find('.xj-batch-only').prop('hidden', false);
+        $trigger.find('.xj-batch-note').text(XJ.jobWord('batchRun', { n: rows.length }));
+        syncOwnParam();
+        XJ.showModal($trigger);
+      }
+    });
+    XJ.jobTransfer({ reload: reload });
     $triggerForm.on('submit', function (e) {
       e.preventDefault();
+      if (triggerRows !== null) {
+        var own = $ownParam.prop('checked');
+        var param = $triggerForm.find('[name=executorParam]').val();
+        var addressList = $triggerForm.find('[name=addressList]').val();
+        var rows = triggerRows;
+        triggerRows = null;
+        $trigger.modal('hide');
+        batch.run(XJ.t('jobinfo_opt_run'), '/jobinfo/trigger', rows, function (row) {
+          return { id: row.id, executorParam: own ? (row.executorParam || '') : param, addressList: addressList };
+        }, false);
+        return;
+      }
       XJ.result(XJ.post('/jobinfo/trigger', {
         id: $triggerForm.find('[name=id]').val(),
         executorParam: $triggerForm.find('[name=executorParam]').val(),
