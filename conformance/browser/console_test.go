@@ -9,7 +9,11 @@
 //   - scenario_test.go: the issue's scenario from login to logout, checked
 //     on database rows and on what the executor received;
 //   - xss_test.go: markup planted in every text field stays text;
-//   - csrf_test.go: a foreign page cannot change anything.
+//   - csrf_test.go: a foreign page cannot change anything;
+//   - batch_test.go: the job list's batch actions, checked on the rows and
+//     the executor;
+//   - transfer_test.go: export from one admin's job list, import into
+//     another's with a new database (dry run, import, refusal).
 package browser_test
 
 import (
@@ -188,7 +192,7 @@ func TestConsoleFlows(t *testing.T) {
 		tb.Hidden(`#xj-job-modal`)
 		tb.Wait(`document.querySelectorAll('#xj-job-list tbody .btn-group').length === 5`)
 		first := `#xj-job-list tbody tr:nth-child(1) `
-		if got := tb.Str(`document.querySelector('` + first + `td:nth-child(2)').textContent`); got != desc {
+		if got := tb.Str(`document.querySelector('` + first + `td:nth-child(3)').textContent`); got != desc {
 			t.Errorf("new job shown as %q", got)
 		}
 
@@ -198,7 +202,7 @@ func TestConsoleFlows(t *testing.T) {
 		tb.Set(`#xj-f-rate`, "60")
 		tb.Click(`#xj-job-modal button[type=submit]`)
 		tb.Hidden(`#xj-job-modal`)
-		tb.Wait(`document.querySelector('` + first + `td:nth-child(3)').textContent === 'FIX_RATE：60'`)
+		tb.Wait(`document.querySelector('` + first + `td:nth-child(4)').textContent === 'FIX_RATE：60'`)
 
 		tb.Click(first + `.xj-start`)
 		tb.Confirm()

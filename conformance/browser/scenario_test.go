@@ -240,7 +240,7 @@ func TestScenario(t *testing.T) {
 	if len(groups) != 1 || groups[0] != itoa(group) {
 		t.Errorf("the user is offered groups %v", groups)
 	}
-	if got := tb.Str(`document.querySelector('#xj-job-list tbody td:nth-child(2)').textContent`); got != "scenario job" {
+	if got := tb.Str(`document.querySelector('#xj-job-list tbody td:nth-child(3)').textContent`); got != "scenario job" {
 		t.Errorf("the user sees job %q", got)
 	}
 	if n := tb.Str(`String(document.querySelectorAll('a[href$="/jobgroup"], a[href$="/user"]').length)`); n != "0" {
