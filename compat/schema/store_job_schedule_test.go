@@ -2,8 +2,12 @@ package schema
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"testing"
+
+	"github.com/go-sql-driver/mysql"
 )
 
 // TestJobScheduleUpdateBatch checks the batched scheduleUpdate (schema.md
@@ -74,4 +78,163 @@ func TestJobScheduleUpdateBatch(t *testing.T) {
 		second[3] = dup
 		check(second)
 	})
+}
+
+// TestJobScheduleMove checks the round's compare-and-set write-back: moves
+// from the times read are written across batch boundaries; one row no
+// longer at its time read (another writer moved it, or removed the job)
+// writes nothing at all and reports ErrScheduleConflict, also when the
+// stale row is in a later batch than rows already updated; a job moved
+// twice in one write-back is refused.
+func TestJobScheduleMove(t *testing.T) {
+	forEachPrepared(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		const n = scheduleBatch + 30
+		var jobs []JobInfo
+		err := s.WithTx(ctx, func(tx *Store) error {
+			for i := range n {
+				j := JobInfo{JobGroup: 1, JobDesc: fmt.Sprintf("job %d", i), ScheduleType: "FIX_RATE",
+					MisfireStrategy: "DO_NOTHING", GlueType: "BEAN", TriggerStatus: 1, TriggerNextTime: 1000 + int64(i)}
+				id, err := tx.JobSave(ctx, j)
+				if err != nil {
+					return err
+				}
+				j.ID = id
+				jobs = append(jobs, j)
+			}
+			return nil
+		})
+		mustNoErr(t, err)
+		moves := func(step int64) []ScheduleMove {
+			out := make([]ScheduleMove, len(jobs))
+			for i, j := range jobs {
+				out[i] = ScheduleMove{ID: j.ID, FromNext: j.TriggerNextTime, Status: 1,
+					Last: j.TriggerNextTime, Next: j.TriggerNextTime + step}
+			}
+			return out
+		}
+		check := func(next func(i int) int64) {
+			t.Helper()
+			for i, j := range jobs {
+				got, err := s.JobLoad(ctx, j.ID)
+				mustNoErr(t, err)
+				if got.TriggerNextTime != next(i) {
+					t.Fatalf("job %d next %d, want %d", j.ID, got.TriggerNextTime, next(i))
+				}
+			}
+		}
+
+		mustNoErr(t, s.JobScheduleMove(ctx, nil))
+		mustNoErr(t, s.JobScheduleMove(ctx, moves(1000)))
+		check(func(i int) int64 { return 2000 + int64(i) })
+		for i := range jobs {
+			jobs[i].TriggerNextTime += 1000
+		}
+
+		// Stale: the last job (second batch) was moved by someone else.
+		last := jobs[n-1]
+		mustNoErr(t, s.JobScheduleUpdate(ctx, JobInfo{ID: last.ID, TriggerStatus: 1, TriggerNextTime: 9999}))
+		err = s.JobScheduleMove(ctx, moves(1000))
+		if !errors.Is(err, ErrScheduleConflict) || !IsConflict(err) {
+			t.Fatalf("stale move: %v, want ErrScheduleConflict", err)
+		}
+		check(func(i int) int64 {
+			if i == n-1 {
+				return 9999
+			}
+			return 2000 + int64(i)
+		})
+		mustNoErr(t, s.JobScheduleUpdate(ctx, JobInfo{ID: last.ID, TriggerStatus: 1, TriggerNextTime: last.TriggerNextTime}))
+
+		// Removed job: no row to move is a conflict too, inside a caller's
+		// transaction as well (which the caller then rolls back).
+		_, err = s.JobDelete(ctx, jobs[0].ID)
+		mustNoErr(t, err)
+		err = s.WithScheduleLock(ctx, func(tx *Store) error { return tx.JobScheduleMove(ctx, moves(1000)) })
+		if !IsConflict(err) {
+			t.Fatalf("move of a removed job: %v, want a conflict", err)
+		}
+		check2 := jobs[1:]
+		for i, j := range check2 {
+			got, err := s.JobLoad(ctx, j.ID)
+			mustNoErr(t, err)
+			if got.TriggerNextTime != 2001+int64(i) {
+				t.Fatalf("job %d moved by a conflicting write-back: next %d", j.ID, got.TriggerNextTime)
+			}
+		}
+
+		twice := []ScheduleMove{{ID: jobs[1].ID, FromNext: 2001, Next: 3001}, {ID: jobs[1].ID, FromNext: 3001, Next: 4001}}
+		if err := s.JobScheduleMove(ctx, twice); err == nil || IsConflict(err) || !strings.Contains(err.Error(), "moved twice") {
+			t.Errorf("duplicate move: %v, want a refusal", err)
+		}
+	})
+}
+
+// TestJobScheduleQueryLocks: on MySQL/MariaDB the pre-read is a locking
+// read. Inside a transaction whose snapshot predates a committed edit it
+// still returns the edited row (a plain read returns the snapshot), and it
+// holds the rows it read until commit, so a concurrent writer waits.
+func TestJobScheduleQueryLocks(t *testing.T) {
+	forEachPrepared(t, func(t *testing.T, s *Store) {
+		if s.Backend() != MySQL {
+			t.Skip("SQLite has one writer and no row locks")
+		}
+		ctx := context.Background()
+		id, err := s.JobSave(ctx, JobInfo{JobGroup: 1, JobDesc: "j", ScheduleType: "FIX_RATE",
+			MisfireStrategy: "DO_NOTHING", GlueType: "BEAN", TriggerStatus: 1, TriggerNextTime: 1000})
+		mustNoErr(t, err)
+		err = s.WithScheduleLock(ctx, func(tx *Store) error {
+			if _, err := tx.JobLoad(ctx, id); err != nil { // opens the snapshot
+				return err
+			}
+			rawExec(t, s, "UPDATE xxl_job_info SET trigger_next_time = 1500 WHERE id = ?", id)
+			snap, err := tx.JobLoad(ctx, id)
+			if err != nil {
+				return err
+			}
+			due, err := tx.JobScheduleQuery(ctx, 5000, 10)
+			if err != nil {
+				return err
+			}
+			if snap.TriggerNextTime != 1000 || len(due) != 1 || due[0].TriggerNextTime != 1500 {
+				t.Errorf("snapshot read %d, locking read %+v; want 1000 and the committed 1500", snap.TriggerNextTime, due)
+			}
+			// The row is held: another session gives up after its lock wait.
+			conn, err := s.db.Conn(ctx)
+			if err != nil {
+				return err
+			}
+			defer conn.Close()
+			if _, err := conn.ExecContext(ctx, "SET SESSION innodb_lock_wait_timeout = 1"); err != nil {
+				return err
+			}
+			_, err = conn.ExecContext(ctx, "UPDATE xxl_job_info SET trigger_next_time = 1700 WHERE id = ?", id)
+			var me *mysql.MySQLError
+			if !errors.As(err, &me) || me.Number != 1205 {
+				t.Errorf("write of a pre-read row during the round: %v, want a lock wait timeout (1205)", err)
+			}
+			return nil
+		})
+		mustNoErr(t, err)
+	})
+}
+
+// TestIsConflict: deadlocks and certification failures (1213) and the
+// schedule compare-and-set are conflicts; outages are not.
+func TestIsConflict(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want bool
+	}{
+		{nil, false},
+		{fmt.Errorf("commit: %w", &mysql.MySQLError{Number: 1213, Message: "Deadlock found when trying to get lock"}), true},
+		{fmt.Errorf("round: %w", ErrScheduleConflict), true},
+		{&mysql.MySQLError{Number: 1205, Message: "Lock wait timeout exceeded"}, false},
+		{&mysql.MySQLError{Number: 1047, Message: "WSREP has not yet prepared node for application use"}, false},
+		{mysql.ErrInvalidConn, false},
+	} {
+		if got := IsConflict(c.err); got != c.want {
+			t.Errorf("IsConflict(%v) = %v, want %v", c.err, got, c.want)
+		}
+	}
 }

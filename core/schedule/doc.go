@@ -7,10 +7,19 @@
 // slot.
 //
 // Differences from Java, all stricter: the pre-read query and the
-// write-back run inside the locking transaction (schema.md §4.8), and the
+// write-back run inside the locking transaction (schema.md §4.8); the
+// pre-read is itself a locking read (FOR UPDATE on MySQL/MariaDB) and the
+// write-back a compare-and-set on the trigger_next_time read; and the
 // round's triggers are only submitted and pushed into the ring after that
-// transaction committed, so a failed round fires nothing and is simply
-// redone (Java may fire such jobs twice, scheduler.md §3.2 step 6). A
+// transaction committed. So a job fires only if this admin's own committed
+// transaction moved it from the time it read: a failed round fires nothing
+// and is simply redone (Java may fire such jobs twice, scheduler.md §3.2
+// step 6), a job edited by another writer meanwhile is never fired on stale
+// data, and on a multi-primary cluster (Galera), where the schedule lock
+// only locks on its own node, two admins' rounds over the same jobs
+// conflict at certification and only one fires them (README "Supported
+// topologies"). A round lost to such a conflict is not an outage: it is
+// logged once at info and the next round follows a second later. A
 // failing database is retried with a growing pause (1 s doubling to 5 s)
 // instead of every second, and the stop waits until the ring is empty
 // rather than always sleeping the full 8 s.

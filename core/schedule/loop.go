@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
 )
@@ -38,6 +40,21 @@ func (s *Scheduler) runLoop(ctx, dbCtx context.Context) {
 		switch {
 		case err != nil && dbCtx.Err() != nil:
 			return // halted mid-round
+		case schema.IsConflict(err):
+			// Another admin moved the same jobs first (on a multi-primary
+			// cluster, every second): this round fired nothing, the database
+			// works, and the next round reads the winner's times.
+			s.conflicts++
+			ev := s.cfg.Log.Debug()
+			if s.conflicts == 1 {
+				ev = s.cfg.Log.Info()
+			}
+			ev.Err(err).Int("conflicts", s.conflicts).
+				Msg("schedule round lost a write conflict to another admin; it fired nothing (expected on a multi-primary cluster, logged once)")
+			if failures > 0 {
+				s.cfg.Log.Info().Int("failures", failures).Msg("schedule round recovered")
+				failures = 0
+			}
 		case err != nil:
 			failures++
 			if failures == 1 {
@@ -65,33 +82,59 @@ func (s *Scheduler) runLoop(ctx, dbCtx context.Context) {
 }
 
 // round is one pre-read under the schedule lock (scheduler.md §3.2). It
-// returns the number of jobs read. The query, the decisions and the
-// write-back share one transaction; the triggers and ring pushes only
-// happen after it committed, so a failed round changes nothing anywhere.
+// returns the number of jobs read. The locking pre-read, the decisions and
+// the compare-and-set write-back share one transaction; the triggers and
+// ring pushes only happen after it committed, so a job fires only if this
+// admin's own transaction moved its trigger_next_time from the value it
+// read, and a failed or conflicting round changes nothing anywhere.
 func (s *Scheduler) round(ctx context.Context) (int, error) {
 	var acts []action
 	var read int
+	reachedCommit := false
 	asked := time.Now()
 	err := s.cfg.Store.WithScheduleLock(ctx, func(tx *schema.Store) error {
 		if s.cfg.Observer != nil {
 			s.cfg.Observer.LockWaited(time.Since(asked))
 		}
-		acts, read = acts[:0], 0
+		acts, read, reachedCommit = acts[:0], 0, false
 		nowMs := s.cfg.Clock.Now().UnixMilli()
 		jobs, err := tx.JobScheduleQuery(ctx, nowMs+preReadMs, s.cfg.PreReadCount)
 		if err != nil {
 			return err
 		}
 		read = len(jobs)
+		moves := make([]schema.ScheduleMove, len(jobs))
 		for i := range jobs {
-			acts = append(acts, s.planner.plan(&jobs[i], nowMs)...)
+			j := &jobs[i]
+			from := j.TriggerNextTime
+			acts = append(acts, s.planner.plan(j, nowMs)...)
+			// Every job read is written back, as Java does; the write is
+			// conditional on the time read and batched (one statement per
+			// job dominated the round).
+			moves[i] = schema.ScheduleMove{ID: j.ID, FromNext: from,
+				Status: j.TriggerStatus, Last: j.TriggerLastTime, Next: j.TriggerNextTime}
 		}
-		// Every job read is written back, changed or not, as Java does;
-		// batched, since one statement per job dominated the round.
-		return tx.JobScheduleUpdateBatch(ctx, jobs)
+		if s.beforeWrite != nil {
+			if err := s.beforeWrite(ctx, tx); err != nil {
+				return err
+			}
+		}
+		if err := tx.JobScheduleMove(ctx, moves); err != nil {
+			return err
+		}
+		reachedCommit = true
+		return nil
 	})
 	if err != nil {
+		if reachedCommit && !schema.IsConflict(err) && len(acts) > 0 {
+			// The commit's outcome is unknown (e.g. the server died with it):
+			// if it was applied, these fires are lost, as a crash loses a ring.
+			s.logPlanned(s.cfg.Log.Debug(), acts).Msg("schedule round commit failed; its fires are dropped")
+		}
 		return 0, fmt.Errorf("schedule round: %w", err)
+	}
+	if len(acts) > 0 {
+		s.logPlanned(s.cfg.Log.Debug(), acts).Int("jobs", read).Msg("schedule round committed")
 	}
 	var rejected []entry
 	var firstErr error
@@ -110,6 +153,16 @@ func (s *Scheduler) round(ctx context.Context) (int, error) {
 	}
 	s.logRejected(rejected, firstErr)
 	return read, nil
+}
+
+// logPlanned adds the fires of a round and the span of their planned times
+// (epoch ms), which tells which seconds a round decided.
+func (s *Scheduler) logPlanned(ev *zerolog.Event, acts []action) *zerolog.Event {
+	lo, hi := acts[0].planned, acts[0].planned
+	for _, a := range acts[1:] {
+		lo, hi = min(lo, a.planned), max(hi, a.planned)
+	}
+	return ev.Int("fires", len(acts)).Int64("first_planned_ms", lo).Int64("last_planned_ms", hi)
 }
 
 func (s *Scheduler) submit(e entry, typ trigger.Type) error {

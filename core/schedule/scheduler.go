@@ -61,9 +61,15 @@ type Scheduler struct {
 	abortRounds context.CancelFunc // cancels a running round
 	loopDone    chan struct{}
 
+	// conflicts counts rounds lost to another admin's write (loop only).
+	conflicts int
+
 	// observe, when set (tests only), sees every action of a committed
 	// round and every ring fire, before it is submitted.
 	observe func(a action, fired bool)
+	// beforeWrite, when set (tests only), runs inside a round's
+	// transaction between the pre-read and the write-back.
+	beforeWrite func(ctx context.Context, tx *schema.Store) error
 }
 
 // New returns a stopped Scheduler.

@@ -1,0 +1,216 @@
+package schema
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	sq "github.com/Masterminds/squirrel"
+)
+
+// ErrScheduleConflict is a schedule write-back that found a job row no
+// longer holding the trigger_next_time it was read with: another writer
+// moved, stopped or removed the job in between. Nothing was written; the
+// caller must roll back and fire nothing.
+var ErrScheduleConflict = errors.New("job schedule moved by another writer since it was read")
+
+// JobScheduleQuery is scheduleJobQuery: running jobs due by maxNextTime
+// (ms), in id order, at most size (schema.md §4.2). Where the backend has
+// row locks it is a locking read (… ORDER BY id LIMIT n FOR UPDATE), unlike
+// Java's: it returns the latest committed version of each row rather than
+// the transaction's snapshot, keeps the rows locked until commit, and on a
+// multi-primary cluster (Galera) a write of the same rows committed on
+// another node aborts this transaction (error 1213) instead of letting both
+// commit. SQLite needs none: the immediate transaction is the only writer.
+func (s *Store) JobScheduleQuery(ctx context.Context, maxNextTime int64, size int) ([]JobInfo, error) {
+	b := page(s.jobSelect().Where(sq.Eq{"trigger_status": 1}).
+		Where(sq.LtOrEq{"trigger_next_time": maxNextTime}).OrderBy("id ASC"), 0, size)
+	if lock := s.d.lockSuffix(); lock != "" {
+		b = b.Suffix(lock)
+	}
+	j, err := s.jobs(ctx, b)
+	if err != nil {
+		return nil, fmt.Errorf("pre-read jobs due by %d: %w", maxNextTime, err)
+	}
+	return j, nil
+}
+
+// JobScheduleUpdate is scheduleUpdate: last/next trigger time and status only.
+func (s *Store) JobScheduleUpdate(ctx context.Context, j JobInfo) error {
+	if _, err := s.exec(ctx, s.sb.Update("xxl_job_info").
+		Set("trigger_last_time", j.TriggerLastTime).Set("trigger_next_time", j.TriggerNextTime).
+		Set("trigger_status", j.TriggerStatus).Where(sq.Eq{"id": j.ID})); err != nil {
+		return fmt.Errorf("schedule update of job %d: %w", j.ID, err)
+	}
+	return nil
+}
+
+// scheduleBatch bounds the jobs of one batched scheduleUpdate: each CASE
+// is scanned per row, so very long statements cost more than they save.
+const scheduleBatch = 200
+
+// JobScheduleUpdateBatch writes scheduleUpdate (trigger_last_time,
+// trigger_next_time, trigger_status by id) for many jobs, unconditionally;
+// the rows end exactly as after one statement per job. The schedule round
+// uses the compare-and-set JobScheduleMove instead.
+func (s *Store) JobScheduleUpdateBatch(ctx context.Context, jobs []JobInfo) error {
+	// CASE takes the first WHEN of an id, one statement per job the last:
+	// keep the last values of a repeated id so both paths agree.
+	jobs = lastPerID(jobs)
+	moves := make([]ScheduleMove, len(jobs))
+	for i, j := range jobs {
+		moves[i] = ScheduleMove{ID: j.ID, Status: j.TriggerStatus, Last: j.TriggerLastTime, Next: j.TriggerNextTime}
+	}
+	_, err := s.scheduleWrite(ctx, moves, false)
+	return err
+}
+
+// ScheduleMove is one job's write-back from a schedule round: the trigger
+// fields it sets, and FromNext, the trigger_next_time the round read,
+// which the row must still hold for the move to happen.
+type ScheduleMove struct {
+	ID         int
+	FromNext   int64
+	Status     int
+	Last, Next int64
+}
+
+// JobScheduleMove writes a schedule round's moves as one compare-and-set:
+// each row is updated only where trigger_next_time still equals FromNext,
+// and unless every row was, nothing is written and the error wraps
+// ErrScheduleConflict. A round that fires only after this succeeded fires
+// a job only if its own transaction moved it from the value it read — on
+// one server and on a multi-primary cluster alike, where a write-back that
+// changes nothing (another node already wrote the same values) would carry
+// no row in its write set and pass certification.
+//
+// On MySQL one statement carries 200 jobs (per-job round trips dominated a
+// round: 30× slower at 1,000 jobs); SQLite runs one prepared statement per
+// job, since it parses long CASE lists slowly and has no round trips. The
+// moves run in a transaction of their own unless already inside one.
+func (s *Store) JobScheduleMove(ctx context.Context, moves []ScheduleMove) error {
+	seen := make(map[int]bool, len(moves))
+	for _, m := range moves {
+		if seen[m.ID] {
+			return fmt.Errorf("schedule move: job %d moved twice in one write-back", m.ID)
+		}
+		seen[m.ID] = true
+	}
+	return s.WithTx(ctx, func(tx *Store) error {
+		n, err := tx.scheduleWrite(ctx, moves, true)
+		if err != nil {
+			return err
+		}
+		if n != len(moves) {
+			return fmt.Errorf("schedule move: %d of %d jobs no longer at the trigger time read: %w",
+				len(moves)-n, len(moves), ErrScheduleConflict)
+		}
+		return nil
+	})
+}
+
+// scheduleWrite runs the write-back in batches and returns the rows matched
+// (the driver reports matched rows, as Connector/J does). With cas, a row
+// only matches while its trigger_next_time is still FromNext.
+func (s *Store) scheduleWrite(ctx context.Context, moves []ScheduleMove, cas bool) (int, error) {
+	if p, ok := s.q.(preparer); ok && s.d.backend() == SQLite {
+		return s.scheduleWritePrepared(ctx, p, moves, cas)
+	}
+	matched := 0
+	for len(moves) > 0 {
+		n := min(len(moves), scheduleBatch)
+		got, err := s.exec(ctx, scheduleUpdateSQL(moves[:n], cas))
+		if err != nil {
+			return 0, fmt.Errorf("schedule update of %d jobs from id %d: %w", n, moves[0].ID, err)
+		}
+		matched += int(got)
+		moves = moves[n:]
+	}
+	return matched, nil
+}
+
+// scheduleUpdateSQL builds
+// UPDATE xxl_job_info SET c = CASE id WHEN ? THEN ? … END, … WHERE id IN (…)
+// and, with cas, AND trigger_next_time = CASE id WHEN ? THEN <read> … END.
+func scheduleUpdateSQL(moves []ScheduleMove, cas bool) sq.Sqlizer {
+	var b strings.Builder
+	args := make([]any, 0, len(moves)*9)
+	caseOf := func(val func(m ScheduleMove) int64) {
+		b.WriteString("CASE id")
+		for _, m := range moves {
+			b.WriteString(" WHEN ? THEN ?")
+			args = append(args, m.ID, val(m))
+		}
+		b.WriteString(" END")
+	}
+	b.WriteString("UPDATE xxl_job_info SET trigger_last_time = ")
+	caseOf(func(m ScheduleMove) int64 { return m.Last })
+	b.WriteString(", trigger_next_time = ")
+	caseOf(func(m ScheduleMove) int64 { return m.Next })
+	b.WriteString(", trigger_status = ")
+	caseOf(func(m ScheduleMove) int64 { return int64(m.Status) })
+	b.WriteString(" WHERE id IN (")
+	for i, m := range moves {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("?")
+		args = append(args, m.ID)
+	}
+	b.WriteString(")")
+	if cas {
+		// WHERE sees the row before SET, so this compares the value read.
+		b.WriteString(" AND trigger_next_time = ")
+		caseOf(func(m ScheduleMove) int64 { return m.FromNext })
+	}
+	return sq.Expr(b.String(), args...)
+}
+
+func lastPerID(jobs []JobInfo) []JobInfo {
+	at := make(map[int]int, len(jobs))
+	out := make([]JobInfo, 0, len(jobs))
+	for _, j := range jobs {
+		if i, ok := at[j.ID]; ok {
+			out[i] = j
+			continue
+		}
+		at[j.ID] = len(out)
+		out = append(out, j)
+	}
+	return out
+}
+
+type preparer interface {
+	PrepareContext(ctx context.Context, query string) (*sql.Stmt, error)
+}
+
+func (s *Store) scheduleWritePrepared(ctx context.Context, p preparer, moves []ScheduleMove, cas bool) (int, error) {
+	query := "UPDATE xxl_job_info SET trigger_last_time = ?, trigger_next_time = ?, trigger_status = ? WHERE id = ?"
+	if cas {
+		query += " AND trigger_next_time = ?"
+	}
+	stmt, err := p.PrepareContext(ctx, query)
+	if err != nil {
+		return 0, fmt.Errorf("prepare schedule update: %w", err)
+	}
+	defer stmt.Close()
+	matched := 0
+	for _, m := range moves {
+		args := []any{m.Last, m.Next, m.Status, m.ID}
+		if cas {
+			args = append(args, m.FromNext)
+		}
+		res, err := stmt.ExecContext(ctx, args...)
+		if err != nil {
+			return 0, fmt.Errorf("schedule update of job %d: %w", m.ID, err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return 0, fmt.Errorf("schedule update of job %d: %w", m.ID, err)
+		}
+		matched += int(n)
+	}
+	return matched, nil
+}
