@@ -1,0 +1,416 @@
+package galera
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	_ "github.com/go-sql-driver/mysql" // the harness's own connections
+
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/conformance/cluster"
+)
+
+const (
+	// EnvGalera switches the suite on ("1"); CI's setup step sets it.
+	EnvGalera = "XXL_TEST_GALERA"
+	// envSeconds sets the measured run (default 40 s, the CI short form).
+	envSeconds = "XXL_TEST_GALERA_SECONDS"
+	// envAdmin names an admin binary to measure instead of building this
+	// tree's (e.g. an older commit's, for a before/after figure).
+	envAdmin = "XXL_TEST_GALERA_ADMIN"
+	// envDump names a directory for fires, log rows, admin and node logs.
+	envDump = "XXL_TEST_GALERA_DUMP"
+
+	nodes       = 3
+	fixRateJobs = 300
+	cronJobs    = 20 // CRON "* * * * * ?": every second, through the cron path
+	// victim is the node SIGKILLed mid-run (0-based); the harness's own
+	// connection is on node 0.
+	victim = 2
+	// startMargin puts the first planned fire after the admins' first
+	// rounds (they start together; the first round comes 4–5 s after
+	// start), so every job starts on the whole-second grid (case C).
+	startMargin = 10 * time.Second
+	readyLimit  = 60 * time.Second
+	stopGrace   = 30 * time.Second
+	zone        = "Asia/Shanghai"
+)
+
+// TestGaleraNoDoubleFires runs one admin per node of a 3-node MariaDB
+// Galera cluster with 300 FIX_RATE 1 s and 20 CRON every-second jobs,
+// SIGKILLs one node a third into the run and rejoins it (crash recovery,
+// incremental state transfer), and checks at the executor and in
+// xxl_job_log: no job fires twice in a planned second, and the only fires
+// missing are those of seconds the killed node's admin had decided in a
+// round it committed (or whose commit the crash cut off) — they sat in
+// its ring and its trigger flow lost its database. The schedule lock locks
+// on its own node only; what keeps the admins apart is that a round fires
+// only what its own committed transaction moved (README "Supported
+// topologies").
+func TestGaleraNoDoubleFires(t *testing.T) {
+	if os.Getenv(EnvGalera) == "" {
+		t.Skip("[suite-off] " + EnvGalera + "=1 runs the 3-node Galera test (mariadb-server and galera-4; see .ci/packages.d/galera)")
+	}
+	if testing.Short() {
+		t.Skip("real-clock test of about a minute")
+	}
+	bins, err := FindBinaries()
+	if err != nil {
+		t.Fatalf("%s is set but the cluster cannot be built: %v", EnvGalera, err)
+	}
+	run := 40 * time.Second
+	if v, err := strconv.Atoi(os.Getenv(envSeconds)); err == nil && v > 0 {
+		run = time.Duration(v) * time.Second
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), run+5*time.Minute)
+	defer cancel()
+
+	// A short base: socket paths are limited to 108 bytes.
+	base, err := os.MkdirTemp("", "xxl-galera-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(base) })
+	binDir := t.TempDir()
+	built := make(chan error, 1)
+	adminBin := os.Getenv(envAdmin)
+	go func() {
+		if adminBin != "" {
+			built <- nil
+			return
+		}
+		b, err := cluster.BuildAdmin(ctx, binDir)
+		adminBin = b
+		built <- err
+	}()
+	started := time.Now()
+	c, err := Start(ctx, bins, base, nodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := c.Stop(); err != nil {
+			t.Error(err)
+		}
+	})
+	if err := <-built; err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("cluster of %d nodes up in %s", nodes, time.Since(started).Round(time.Millisecond))
+
+	db := openCluster(t, ctx, c)
+	exec := cluster.StartExecutor()
+	t.Cleanup(exec.Close)
+	group, jobs, err := db.Seed(ctx, fixRateJobs, exec.Address())
+	if err != nil {
+		t.Fatal(err)
+	}
+	crons, err := seedCron(ctx, db.Store, group, cronJobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs = append(jobs, crons...)
+	first := time.Now().Truncate(time.Second).Add(startMargin)
+	if err := db.Arm(ctx, group, first); err != nil {
+		t.Fatal(err)
+	}
+
+	f := &fleet{t: t, bin: adminBin, dir: base, c: c}
+	t.Cleanup(f.killAll)
+	var wg sync.WaitGroup
+	for i := range nodes {
+		wg.Go(func() { f.start(i) })
+	}
+	wg.Wait()
+	if t.Failed() {
+		t.FailNow()
+	}
+
+	// Kill the victim node a third into the run; rejoin it once the
+	// survivors have evicted it.
+	if !sleepUntil(ctx, first.Add(run/3)) {
+		t.Fatal("timed out")
+	}
+	killed := time.Now()
+	c.Kill(victim)
+	if err := c.WaitSynced(ctx, 0, nodes-1); err != nil {
+		t.Fatal(err)
+	}
+	evicted := time.Now()
+	if err := c.Rejoin(ctx, victim); err != nil {
+		t.Fatal(err)
+	}
+	rejoined := time.Now()
+	t.Logf("node %d SIGKILLed at %s, evicted after %s, rejoined (IST) after %s", victim+1, clockOf(killed),
+		evicted.Sub(killed).Round(time.Millisecond), rejoined.Sub(killed).Round(time.Millisecond))
+
+	if !sleepUntil(ctx, first.Add(run)) {
+		t.Fatal("timed out")
+	}
+	// Fires due before the stop signal are planned; the ring drain at stop
+	// fires some later ones, which count as outside the plan.
+	last := time.Now().Truncate(time.Second).Add(-time.Second)
+	f.terminateAll()
+
+	logs := make([]AdminLog, nodes)
+	for i := range nodes {
+		if logs[i], err = ReadAdminLog(f.logs[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	excused, how := killedSeconds(logs[victim], killed, rejoined)
+	res := cluster.Analyze(exec.Fires(), jobs, first, last, excused)
+	logFires, err := db.LogFires(ctx, group)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logRes := cluster.Analyze(logFires, jobs, first, last, excused)
+	sameSecond, logRows, err := db.LogDuplicates(ctx, group)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := os.Getenv(envDump); out != "" {
+		dump(t, ctx, db, out, group, exec, append(f.logs[:], c.Logs()...))
+	}
+	t.Logf("galera run %s: %d admins on %d nodes, %d jobs (%d FIX_RATE 1 s, %d CRON every second)\n"+
+		"excused seconds (%s): %s\n%s", run, nodes, nodes, len(jobs), fixRateJobs, cronJobs, how,
+		windowsText(excused), table(res, logRes, sameSecond, logRows, logs, rejoined))
+
+	if res.Duplicates != 0 || logRes.Duplicates != 0 {
+		t.Errorf("duplicate fires: %d at the executor (%v), %d in xxl_job_log (%v); want none",
+			res.Duplicates, res.DuplicateSlots, logRes.Duplicates, logRes.DuplicateSlots)
+	}
+	if res.MissesElsewhere != 0 {
+		t.Errorf("%d fires missing outside the seconds the killed node's admin had decided, e.g. %v",
+			res.MissesElsewhere, res.Missed)
+	}
+	if res.Fired == 0 {
+		t.Error("nothing fired")
+	}
+	if committedAfter(logs[victim], rejoined) == 0 && os.Getenv(envAdmin) == "" {
+		t.Errorf("the killed node's admin committed no round after its node rejoined")
+	}
+}
+
+// openCluster creates the admins' database on node 0 and opens the
+// harness's connection to it, preparing the tables as a first admin would.
+func openCluster(t *testing.T, ctx context.Context, c *Cluster) *cluster.DB {
+	t.Helper()
+	root, err := sql.Open("mysql", c.DSN(0, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	if _, err := root.ExecContext(ctx, "CREATE DATABASE xxl_job DEFAULT CHARACTER SET utf8mb4"); err != nil {
+		t.Fatal(err)
+	}
+	db, err := cluster.OpenDB(ctx, c.JDBCURL(0, "xxl_job", zone), User, Password)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(db.Close)
+	return db
+}
+
+// seedCron adds n running CRON jobs firing every second to the group,
+// otherwise like the FIX_RATE ones (route FIRST, BEAN "h", DO_NOTHING).
+func seedCron(ctx context.Context, st *schema.Store, group, n int) ([]int, error) {
+	now := time.Now()
+	var ids []int
+	err := st.WithTx(ctx, func(tx *schema.Store) error {
+		for i := range n {
+			id, err := tx.JobSave(ctx, schema.JobInfo{
+				JobGroup: group, JobDesc: fmt.Sprintf("cron %d", i), AddTime: &now, UpdateTime: &now,
+				Author: schema.Ptr("galera"), AlarmEmail: schema.Ptr(""),
+				ScheduleType: "CRON", ScheduleConf: schema.Ptr("* * * * * ?"), MisfireStrategy: "DO_NOTHING",
+				ExecutorRouteStrategy: schema.Ptr("FIRST"), ExecutorHandler: schema.Ptr("h"),
+				ExecutorParam: schema.Ptr(""), ExecutorBlockStrategy: schema.Ptr("SERIAL_EXECUTION"),
+				GlueType: "BEAN", GlueSource: schema.Ptr(""), GlueRemark: schema.Ptr(""), GlueUpdatetime: &now,
+				ChildJobID: schema.Ptr(""), TriggerStatus: 1,
+			})
+			if err != nil {
+				return err
+			}
+			ids = append(ids, id)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("seed %d cron jobs: %w", n, err)
+	}
+	return ids, nil
+}
+
+// killedSeconds are the planned seconds whose fires the kill may cost: the
+// seconds decided by the killed node's admin in rounds it committed (or
+// whose commit failed with an unknown outcome) that were not yet fired a
+// second before the kill. Its ring held them, and its trigger flow could
+// no longer write their log rows. Without round lines (an admin that does
+// not log them), the five seconds a ring holds are excused instead.
+func killedSeconds(l AdminLog, killed, rejoined time.Time) ([]cluster.Window, string) {
+	from := killed.Add(-time.Second).Truncate(time.Second)
+	var out []cluster.Window
+	for _, r := range l.Rounds {
+		// Rounds committed after the kill ran on the rejoined node; a
+		// failed commit is reported when the connection breaks.
+		decidedBefore := r.At.Before(killed.Add(time.Second)) || !r.Committed && r.At.Before(rejoined)
+		if r.LastPlan.Before(from) || !decidedBefore {
+			continue
+		}
+		out = append(out, cluster.Window{From: maxTime(r.FirstPlan, from).Truncate(time.Second), To: r.LastPlan})
+	}
+	if len(l.Rounds) == 0 {
+		return []cluster.Window{{From: from, To: killed.Add(6 * time.Second)}}, "no round lines in the killed admin's log: a ring's 5 s"
+	}
+	return out, "rounds of the killed node's admin"
+}
+
+func committedAfter(l AdminLog, t time.Time) int {
+	n := 0
+	for _, r := range l.Rounds {
+		if r.Committed && r.At.After(t) {
+			n++
+		}
+	}
+	return n
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+// fleet is the admin processes of the test, admin i on node i.
+type fleet struct {
+	t   *testing.T
+	bin string
+	dir string
+	c   *Cluster
+
+	mu     sync.Mutex
+	admins [nodes]*cluster.Admin
+	logs   [nodes]string
+}
+
+func (f *fleet) start(i int) {
+	name := filepath.Join(f.dir, fmt.Sprintf("admin%d.log", i+1))
+	out, err := os.Create(name)
+	if err != nil {
+		f.t.Error(err)
+		return
+	}
+	f.t.Cleanup(func() { out.Close() })
+	args := append(cluster.AdminArgs(f.c.JDBCURL(i, "xxl_job", zone), User, Password, "galera-token"),
+		"--logging.level.root=debug")
+	a, err := cluster.StartAdmin(f.bin, args, out, readyLimit)
+	if err != nil {
+		f.t.Errorf("admin %d: %v", i+1, err)
+		return
+	}
+	f.mu.Lock()
+	f.admins[i], f.logs[i] = a, name
+	f.mu.Unlock()
+}
+
+// terminateAll stops every admin with SIGTERM at the same time.
+func (f *fleet) terminateAll() {
+	f.mu.Lock()
+	all := f.admins
+	f.admins = [nodes]*cluster.Admin{}
+	f.mu.Unlock()
+	var wg sync.WaitGroup
+	for i, a := range all {
+		if a == nil {
+			continue
+		}
+		wg.Go(func() {
+			if err := a.Terminate(stopGrace); err != nil {
+				f.t.Errorf("admin %d: %v", i+1, err)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func (f *fleet) killAll() {
+	f.mu.Lock()
+	all := f.admins
+	f.admins = [nodes]*cluster.Admin{}
+	f.mu.Unlock()
+	for _, a := range all {
+		if a != nil {
+			a.Kill()
+		}
+	}
+}
+
+func dump(t *testing.T, ctx context.Context, db *cluster.DB, out string, group int, exec *cluster.Executor, files []string) {
+	if err := db.Dump(ctx, out, group, exec.Fires()); err != nil {
+		t.Error(err)
+	}
+	for _, n := range files {
+		if b, err := os.ReadFile(n); err == nil {
+			_ = os.WriteFile(filepath.Join(out, filepath.Base(n)), b, 0o644)
+		}
+	}
+}
+
+func sleepUntil(ctx context.Context, at time.Time) bool {
+	t := time.NewTimer(time.Until(at))
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+func clockOf(t time.Time) string { return t.UTC().Format("15:04:05.000") }
+
+func windowsText(ws []cluster.Window) string {
+	if len(ws) == 0 {
+		return "none"
+	}
+	var s []string
+	for _, w := range ws {
+		s = append(s, w.From.UTC().Format("15:04:05")+"…"+w.To.UTC().Format("15:04:05"))
+	}
+	return strings.Join(s, ", ")
+}
+
+func table(r, logs cluster.Result, sameSecond, logRows int, admins []AdminLog, rejoined time.Time) string {
+	var b strings.Builder
+	row := func(k string, v any) { fmt.Fprintf(&b, "  %-34s %v\n", k, v) }
+	row("planned (job × second)", r.Planned)
+	row("fired on plan", r.Fired)
+	row("fired outside plan", r.Outside)
+	row("duplicates (executor)", r.Duplicates)
+	row("duplicates (xxl_job_log)", logs.Duplicates)
+	row("log rows", logRows)
+	row("log rows sharing a second", sameSecond)
+	row("misses in the killed admin's seconds", r.MissesExcused)
+	row("misses elsewhere", r.MissesElsewhere)
+	row("lateness p50 / p99 / max", fmt.Sprintf("%s / %s / %s", r.Lateness.P50, r.Lateness.P99, r.Lateness.Max))
+	for i, a := range admins {
+		committed := 0
+		for _, x := range a.Rounds {
+			if x.Committed {
+				committed++
+			}
+		}
+		row(fmt.Sprintf("admin %d rounds committed / lost", i+1), fmt.Sprintf("%d / %d (error lines %d)", committed, a.Conflicts, a.Errors))
+	}
+	row("killed admin's rounds after rejoin", committedAfter(admins[victim], rejoined))
+	return b.String()
+}
