@@ -4,7 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -16,6 +18,7 @@ import (
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/conformance/cluster"
+	"github.com/xxl-admin-go/xxl-admin-go/conformance/consolereplay"
 )
 
 const (
@@ -28,6 +31,8 @@ const (
 	envAdmin = "XXL_TEST_GALERA_ADMIN"
 	// envDump names a directory for fires, log rows, admin and node logs.
 	envDump = "XXL_TEST_GALERA_DUMP"
+	// envJavaJar names the Java admin 2.4.2 jar for TestGaleraJavaAdmins.
+	envJavaJar = "XXL_TEST_GALERA_JAVA_JAR"
 
 	nodes       = 3
 	fixRateJobs = 300
@@ -35,10 +40,9 @@ const (
 	// victim is the node SIGKILLed mid-run (0-based); the harness's own
 	// connection is on node 0.
 	victim = 2
-	// startMargin puts the first planned fire after the admins' first
-	// rounds (they start together; the first round comes 4–5 s after
-	// start), so every job starts on the whole-second grid (case C).
-	startMargin = 10 * time.Second
+	// startMargin is from switching the jobs on to their first fire: more
+	// than the 5 s between idle rounds.
+	startMargin = 8 * time.Second
 	readyLimit  = 60 * time.Second
 	stopGrace   = 30 * time.Second
 	zone        = "Asia/Shanghai"
@@ -56,6 +60,50 @@ const (
 // only what its own committed transaction moved (README "Supported
 // topologies").
 func TestGaleraNoDoubleFires(t *testing.T) {
+	o := runScenario(t, oursAdmin(t))
+	res, logRes := o.res, o.logRes
+	if res.Duplicates != 0 || logRes.Duplicates != 0 {
+		t.Errorf("duplicate fires: %d at the executor (%v), %d in xxl_job_log (%v); want none",
+			res.Duplicates, res.DuplicateSlots, logRes.Duplicates, logRes.DuplicateSlots)
+	}
+	if res.MissesElsewhere != 0 {
+		t.Errorf("%d fires missing outside the seconds the killed node's admin had decided, e.g. %v",
+			res.MissesElsewhere, res.Missed)
+	}
+	if res.Fired == 0 {
+		t.Error("nothing fired")
+	}
+	if o.custom {
+		return // another build: figures only
+	}
+	if o.roundsAfterRejoin == 0 {
+		t.Errorf("the killed node's admin committed no round after its node rejoined")
+	}
+}
+
+// TestGaleraJavaAdmins measures three Java 2.4.2 admins in the same run,
+// for the README's side-by-side figures. It only reports: their pre-read
+// is a plain read, so they are expected to fire twice.
+func TestGaleraJavaAdmins(t *testing.T) {
+	jar := os.Getenv(envJavaJar)
+	if jar == "" {
+		t.Skip("measurement only, not part of CI: " + envJavaJar + " names the Java admin 2.4.2 jar")
+	}
+	o := runScenario(t, javaAdmin(t, jar))
+	t.Logf("java admins: %d duplicates at the executor, %d in xxl_job_log, %d planned",
+		o.res.Duplicates, o.logRes.Duplicates, o.res.Planned)
+}
+
+// outcome is what one run measured.
+type outcome struct {
+	res, logRes       cluster.Result
+	roundsAfterRejoin int
+	custom            bool // admins other than this tree's build
+}
+
+// runScenario starts the cluster and the admins, runs the jobs with the
+// kill and rejoin, and pairs the fires with the plan.
+func runScenario(t *testing.T, kind adminKind) outcome {
 	if os.Getenv(EnvGalera) == "" {
 		t.Skip("[suite-off] " + EnvGalera + "=1 runs the 3-node Galera test (mariadb-server and galera-4; see .ci/packages.d/galera)")
 	}
@@ -79,18 +127,8 @@ func TestGaleraNoDoubleFires(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = os.RemoveAll(base) })
-	binDir := t.TempDir()
-	built := make(chan error, 1)
-	adminBin := os.Getenv(envAdmin)
-	go func() {
-		if adminBin != "" {
-			built <- nil
-			return
-		}
-		b, err := cluster.BuildAdmin(ctx, binDir)
-		adminBin = b
-		built <- err
-	}()
+	prepared := make(chan error, 1)
+	go func() { prepared <- kind.prepare(ctx) }()
 	started := time.Now()
 	c, err := Start(ctx, bins, base, nodes)
 	if err != nil {
@@ -101,15 +139,15 @@ func TestGaleraNoDoubleFires(t *testing.T) {
 			t.Error(err)
 		}
 	})
-	if err := <-built; err != nil {
+	if err := <-prepared; err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("cluster of %d nodes up in %s", nodes, time.Since(started).Round(time.Millisecond))
 
 	db := openCluster(t, ctx, c)
-	exec := cluster.StartExecutor()
-	t.Cleanup(exec.Close)
-	group, jobs, err := db.Seed(ctx, fixRateJobs, exec.Address())
+	ex := cluster.StartExecutor()
+	t.Cleanup(ex.Close)
+	group, jobs, err := db.Seed(ctx, fixRateJobs, ex.Address())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,12 +156,14 @@ func TestGaleraNoDoubleFires(t *testing.T) {
 		t.Fatal(err)
 	}
 	jobs = append(jobs, crons...)
-	first := time.Now().Truncate(time.Second).Add(startMargin)
-	if err := db.Arm(ctx, group, first); err != nil {
+	// The jobs wait switched off while the admins start (the Java admin
+	// takes 10–80 s on a loaded machine), then all start on one whole
+	// second far enough ahead that a round of every admin (idle rounds
+	// come every 5 s) reads them before it: case C, on the grid.
+	if err := setRunning(ctx, db, group, 0, time.Time{}); err != nil {
 		t.Fatal(err)
 	}
-
-	f := &fleet{t: t, bin: adminBin, dir: base, c: c}
+	f := &fleet{t: t, kind: kind, dir: base, c: c}
 	t.Cleanup(f.killAll)
 	var wg sync.WaitGroup
 	for i := range nodes {
@@ -132,6 +172,10 @@ func TestGaleraNoDoubleFires(t *testing.T) {
 	wg.Wait()
 	if t.Failed() {
 		t.FailNow()
+	}
+	first := time.Now().Truncate(time.Second).Add(startMargin)
+	if err := setRunning(ctx, db, group, 1, first); err != nil {
+		t.Fatal(err)
 	}
 
 	// Kill the victim node a third into the run; rejoin it once the
@@ -167,7 +211,7 @@ func TestGaleraNoDoubleFires(t *testing.T) {
 		}
 	}
 	excused, how := killedSeconds(logs[victim], killed, rejoined)
-	res := cluster.Analyze(exec.Fires(), jobs, first, last, excused)
+	res := cluster.Analyze(ex.Fires(), jobs, first, last, excused)
 	logFires, err := db.LogFires(ctx, group)
 	if err != nil {
 		t.Fatal(err)
@@ -178,26 +222,108 @@ func TestGaleraNoDoubleFires(t *testing.T) {
 		t.Fatal(err)
 	}
 	if out := os.Getenv(envDump); out != "" {
-		dump(t, ctx, db, out, group, exec, append(f.logs[:], c.Logs()...))
+		dump(t, ctx, db, out, group, ex, append(f.logs[:], c.Logs()...))
 	}
-	t.Logf("galera run %s: %d admins on %d nodes, %d jobs (%d FIX_RATE 1 s, %d CRON every second)\n"+
-		"excused seconds (%s): %s\n%s", run, nodes, nodes, len(jobs), fixRateJobs, cronJobs, how,
+	t.Logf("galera run %s: %d %s admins on %d nodes, %d jobs (%d FIX_RATE 1 s, %d CRON every second)\n"+
+		"excused seconds (%s): %s\n%s", run, nodes, kind.name, nodes, len(jobs), fixRateJobs, cronJobs, how,
 		windowsText(excused), table(res, logRes, sameSecond, logRows, logs, rejoined))
+	return outcome{res: res, logRes: logRes, roundsAfterRejoin: committedAfter(logs[victim], rejoined), custom: kind.custom}
+}
 
-	if res.Duplicates != 0 || logRes.Duplicates != 0 {
-		t.Errorf("duplicate fires: %d at the executor (%v), %d in xxl_job_log (%v); want none",
-			res.Duplicates, res.DuplicateSlots, logRes.Duplicates, logRes.DuplicateSlots)
+// adminKind is how to run the admins of a scenario.
+type adminKind struct {
+	name string
+	// prepare runs beside the cluster's start (builds the binary).
+	prepare func(ctx context.Context) error
+	// start runs admin i against url, logging to out.
+	start  func(i int, url string, out io.Writer) (proc, error)
+	custom bool
+}
+
+// proc is a running admin.
+type proc interface {
+	stop() error
+	kill()
+}
+
+type oursProc struct{ a *cluster.Admin }
+
+func (p oursProc) stop() error { return p.a.Terminate(stopGrace) }
+func (p oursProc) kill()       { p.a.Kill() }
+
+// oursAdmin is this tree's admin (or the binary envAdmin names), logging
+// its rounds at debug level.
+func oursAdmin(t *testing.T) adminKind {
+	bin := os.Getenv(envAdmin)
+	k := adminKind{name: "Go", custom: bin != ""}
+	k.prepare = func(ctx context.Context) error {
+		if bin != "" {
+			return nil
+		}
+		b, err := cluster.BuildAdmin(ctx, t.TempDir())
+		bin = b
+		return err
 	}
-	if res.MissesElsewhere != 0 {
-		t.Errorf("%d fires missing outside the seconds the killed node's admin had decided, e.g. %v",
-			res.MissesElsewhere, res.Missed)
+	k.start = func(i int, url string, out io.Writer) (proc, error) {
+		args := append(cluster.AdminArgs(url, User, Password, "galera-token"), "--logging.level.root=debug")
+		a, err := cluster.StartAdmin(bin, args, out, readyLimit)
+		if err != nil {
+			return nil, err
+		}
+		return oursProc{a}, nil
 	}
-	if res.Fired == 0 {
-		t.Error("nothing fired")
+	return k
+}
+
+type javaProc struct{ a *consolereplay.Admin }
+
+// stop does not report a slow stop: Java sleeps up to 8 s for its ring
+// at shutdown and may pass consolereplay's 10 s grace on a loaded machine.
+func (p javaProc) stop() error { _ = p.a.Stop(); return nil }
+func (p javaProc) kill()       { _ = p.a.Stop() }
+
+// javaAdmin is the Java admin 2.4.2, started by consolereplay with the
+// JVM's full JIT (the replay's C1-only flag starts faster but cannot keep
+// up with 300 triggers a second).
+func javaAdmin(t *testing.T, jar string) adminKind {
+	return adminKind{name: "Java 2.4.2", custom: true,
+		prepare: func(context.Context) error { return nil },
+		start: func(i int, url string, out io.Writer) (proc, error) {
+			mail, err := cluster.FreePort()
+			if err != nil {
+				return nil, err
+			}
+			a, err := consolereplay.StartAdmin(context.Background(), javaTarget{jar},
+				consolereplay.Settings{DatasourceURL: url, User: User, Password: Password, Lang: "en",
+					MailPort: mail, WorkDir: t.TempDir()}, out, 2*readyLimit)
+			if err != nil {
+				return nil, err
+			}
+			return javaProc{a}, nil
+		}}
+}
+
+// javaTarget runs the jar with the JVM's defaults, logging to stdout only.
+type javaTarget struct{ jar string }
+
+func (javaTarget) Name() string { return "java" }
+
+func (j javaTarget) Command(ctx context.Context, port int, s consolereplay.Settings) (*exec.Cmd, error) {
+	logback := filepath.Join(s.WorkDir, "logback.xml")
+	const conf = `<configuration><appender name="o" class="ch.qos.logback.core.ConsoleAppender">` +
+		`<encoder><pattern>%d{HH:mm:ss.SSS} %-5level [%thread] %logger{36} - %msg%n</pattern></encoder></appender>` +
+		`<root level="info"><appender-ref ref="o"/></root></configuration>`
+	if err := os.WriteFile(logback, []byte(conf), 0o644); err != nil {
+		return nil, err
 	}
-	if committedAfter(logs[victim], rejoined) == 0 && os.Getenv(envAdmin) == "" {
-		t.Errorf("the killed node's admin committed no round after its node rejoined")
-	}
+	cmd := exec.CommandContext(ctx, "java", "-Djava.io.tmpdir="+s.WorkDir, "-jar", j.jar,
+		"--server.port="+strconv.Itoa(port), "--server.address=127.0.0.1",
+		"--spring.datasource.url="+s.DatasourceURL, "--spring.datasource.username="+s.User,
+		"--spring.datasource.password="+s.Password, "--xxl.job.accessToken=galera-token",
+		"--spring.mail.host=127.0.0.1", "--spring.mail.port="+strconv.Itoa(s.MailPort),
+		"--logging.config="+logback)
+	cmd.Dir = s.WorkDir
+	return cmd, nil
 }
 
 // openCluster creates the admins' database on node 0 and opens the
@@ -218,6 +344,21 @@ func openCluster(t *testing.T, ctx context.Context, c *Cluster) *cluster.DB {
 	}
 	t.Cleanup(db.Close)
 	return db
+}
+
+// setRunning switches every job of the group on (status 1, first fire at
+// first) or off (status 0, no next time).
+func setRunning(ctx context.Context, db *cluster.DB, group, status int, first time.Time) error {
+	next := int64(0)
+	if status == 1 {
+		next = first.UnixMilli()
+	}
+	_, err := db.SQL.ExecContext(ctx, "UPDATE xxl_job_info SET trigger_status = ?, trigger_last_time = 0, trigger_next_time = ?"+
+		" WHERE job_group = ?", status, next, group)
+	if err != nil {
+		return fmt.Errorf("switch jobs to status %d: %w", status, err)
+	}
+	return nil
 }
 
 // seedCron adds n running CRON jobs firing every second to the group,
@@ -292,13 +433,13 @@ func maxTime(a, b time.Time) time.Time {
 
 // fleet is the admin processes of the test, admin i on node i.
 type fleet struct {
-	t   *testing.T
-	bin string
-	dir string
-	c   *Cluster
+	t    *testing.T
+	kind adminKind
+	dir  string
+	c    *Cluster
 
 	mu     sync.Mutex
-	admins [nodes]*cluster.Admin
+	admins [nodes]proc
 	logs   [nodes]string
 }
 
@@ -310,15 +451,16 @@ func (f *fleet) start(i int) {
 		return
 	}
 	f.t.Cleanup(func() { out.Close() })
-	args := append(cluster.AdminArgs(f.c.JDBCURL(i, "xxl_job", zone), User, Password, "galera-token"),
-		"--logging.level.root=debug")
-	a, err := cluster.StartAdmin(f.bin, args, out, readyLimit)
+	f.mu.Lock()
+	f.logs[i] = name
+	f.mu.Unlock()
+	a, err := f.kind.start(i, f.c.JDBCURL(i, "xxl_job", zone), out)
 	if err != nil {
 		f.t.Errorf("admin %d: %v", i+1, err)
 		return
 	}
 	f.mu.Lock()
-	f.admins[i], f.logs[i] = a, name
+	f.admins[i] = a
 	f.mu.Unlock()
 }
 
@@ -326,7 +468,7 @@ func (f *fleet) start(i int) {
 func (f *fleet) terminateAll() {
 	f.mu.Lock()
 	all := f.admins
-	f.admins = [nodes]*cluster.Admin{}
+	f.admins = [nodes]proc{}
 	f.mu.Unlock()
 	var wg sync.WaitGroup
 	for i, a := range all {
@@ -334,7 +476,7 @@ func (f *fleet) terminateAll() {
 			continue
 		}
 		wg.Go(func() {
-			if err := a.Terminate(stopGrace); err != nil {
+			if err := a.stop(); err != nil {
 				f.t.Errorf("admin %d: %v", i+1, err)
 			}
 		})
@@ -345,11 +487,11 @@ func (f *fleet) terminateAll() {
 func (f *fleet) killAll() {
 	f.mu.Lock()
 	all := f.admins
-	f.admins = [nodes]*cluster.Admin{}
+	f.admins = [nodes]proc{}
 	f.mu.Unlock()
 	for _, a := range all {
 		if a != nil {
-			a.Kill()
+			a.kill()
 		}
 	}
 }
