@@ -211,12 +211,12 @@ func runScenario(t *testing.T, kind adminKind) outcome {
 		}
 	}
 	excused, how := killedSeconds(logs[victim], killed, rejoined)
-	res := cluster.Analyze(ex.Fires(), jobs, first, last, excused)
+	res := cluster.AnalyzeExcused(ex.Fires(), jobs, first, last, excused)
 	logFires, err := db.LogFires(ctx, group)
 	if err != nil {
 		t.Fatal(err)
 	}
-	logRes := cluster.Analyze(logFires, jobs, first, last, excused)
+	logRes := cluster.AnalyzeExcused(logFires, jobs, first, last, excused)
 	sameSecond, logRows, err := db.LogDuplicates(ctx, group)
 	if err != nil {
 		t.Fatal(err)
@@ -227,6 +227,7 @@ func runScenario(t *testing.T, kind adminKind) outcome {
 	t.Logf("galera run %s: %d %s admins on %d nodes, %d jobs (%d FIX_RATE 1 s, %d CRON every second)\n"+
 		"excused seconds (%s): %s\n%s", run, nodes, kind.name, nodes, len(jobs), fixRateJobs, cronJobs, how,
 		windowsText(excused), table(res, logRes, sameSecond, logRows, logs, rejoined))
+	t.Logf("rounds around the kill (decided at → planned seconds):\n%s", roundsNear(logs, killed))
 	return outcome{res: res, logRes: logRes, roundsAfterRejoin: committedAfter(logs[victim], rejoined), custom: kind.custom}
 }
 
@@ -412,6 +413,28 @@ func killedSeconds(l AdminLog, killed, rejoined time.Time) ([]cluster.Window, st
 		return []cluster.Window{{From: from, To: killed.Add(6 * time.Second)}}, "no round lines in the killed admin's log: a ring's 5 s"
 	}
 	return out, "rounds of the killed node's admin"
+}
+
+// roundsNear lists every admin's rounds from 8 s before to 2 s after the
+// kill, for reading a failure.
+func roundsNear(logs []AdminLog, killed time.Time) string {
+	var b strings.Builder
+	for i, l := range logs {
+		fmt.Fprintf(&b, "  admin %d:", i+1)
+		for _, r := range l.Rounds {
+			if r.At.Before(killed.Add(-8*time.Second)) || r.At.After(killed.Add(2*time.Second)) {
+				continue
+			}
+			mark := ""
+			if !r.Committed {
+				mark = " (commit failed)"
+			}
+			fmt.Fprintf(&b, " %s→%s…%s%s", r.At.UTC().Format("05.000"), r.FirstPlan.UTC().Format("05.000"),
+				r.LastPlan.UTC().Format("05.000"), mark)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
 }
 
 func committedAfter(l AdminLog, t time.Time) int {
