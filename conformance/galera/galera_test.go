@@ -66,12 +66,12 @@ func TestGaleraNoDoubleFires(t *testing.T) {
 	o := runScenario(t, oursAdmin(t))
 	res, logRes := o.res, o.logRes
 	if res.Duplicates != 0 || logRes.Duplicates != 0 {
-		t.Errorf("duplicate fires: %d at the executor (%v), %d in xxl_job_log (%v); want none",
-			res.Duplicates, res.DuplicateSlots, logRes.Duplicates, logRes.DuplicateSlots)
+		t.Errorf("duplicate fires: %d at the executor (%v), %d in xxl_job_log (%v); want none%s",
+			res.Duplicates, res.DuplicateSlots, logRes.Duplicates, logRes.DuplicateSlots, overloaded(res))
 	}
 	if res.MissesElsewhere != 0 {
-		t.Errorf("%d fires missing outside the seconds the killed node's admin had decided, e.g. %v",
-			res.MissesElsewhere, res.Missed)
+		t.Errorf("%d fires missing outside the seconds the killed node's admin had decided, e.g. %v%s",
+			res.MissesElsewhere, res.Missed, overloaded(res))
 	}
 	if res.Fired == 0 {
 		t.Error("nothing fired")
@@ -82,6 +82,18 @@ func TestGaleraNoDoubleFires(t *testing.T) {
 	if o.roundsAfterRejoin == 0 {
 		t.Errorf("the killed node's admin committed no round after its node rejoined")
 	}
+}
+
+// overloaded explains a failure of a run whose fires came close to
+// cluster.MaxLate: a fire later than that belongs to no planned second, so
+// it counts as a duplicate and its second as a miss. On a machine that
+// loaded, the run says nothing either way.
+func overloaded(r cluster.Result) string {
+	if r.Lateness.Max < cluster.MaxLate*3/4 {
+		return ""
+	}
+	return fmt.Sprintf(" (fires up to %s late, near the %s beyond which a fire counts for no second: check the machine's load and rerun)",
+		r.Lateness.Max.Round(time.Millisecond), cluster.MaxLate)
 }
 
 // TestGaleraJavaAdmins measures three Java 2.4.2 admins in the same run,
@@ -574,7 +586,7 @@ func table(r, logs cluster.Result, sameSecond, logRows int, admins []AdminLog, r
 	row("log rows", logRows)
 	row("log rows sharing a second", sameSecond)
 	row("misses in the killed admin's seconds", r.MissesExcused)
-	row("misses elsewhere", r.MissesElsewhere)
+	row("misses elsewhere", fmt.Sprintf("%d (in xxl_job_log: %d)", r.MissesElsewhere, logs.MissesElsewhere))
 	row("lateness p50 / p99 / max", fmt.Sprintf("%s / %s / %s", r.Lateness.P50, r.Lateness.P99, r.Lateness.Max))
 	for i, a := range admins {
 		committed := 0
