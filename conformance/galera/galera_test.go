@@ -242,8 +242,23 @@ func runScenario(t *testing.T, kind adminKind) outcome {
 	if err != nil {
 		t.Fatal(err)
 	}
+	files := append(f.logs[:], c.Logs()...)
 	if out := os.Getenv(envDump); out != "" {
-		dump(t, ctx, db, out, group, ex, append(f.logs[:], c.Logs()...))
+		dump(t, ctx, db, out, group, ex, files)
+	} else {
+		// A failed run keeps its evidence: registered last, this runs
+		// before the cluster, the database and the executor are closed.
+		t.Cleanup(func() {
+			if !t.Failed() {
+				return
+			}
+			out, err := os.MkdirTemp("", "xxl-galera-failed-")
+			if err != nil {
+				return
+			}
+			dump(t, context.Background(), db, out, group, ex, files)
+			t.Logf("fires, log rows, admin and node logs of the failed run: %s", out)
+		})
 	}
 	t.Logf("galera run %s: %d %s admins on %d nodes, %d jobs (%d FIX_RATE 1 s, %d CRON every second)\n"+
 		"excused seconds (%s): %s\n%s", last.Sub(first)+time.Second, nodes, kind.name, nodes, len(jobs), fixRateJobs, cronJobs, how,
