@@ -16,6 +16,7 @@ import (
 type Round struct {
 	At                  time.Time
 	FirstPlan, LastPlan time.Time
+	Fires               int
 	Committed           bool
 }
 
@@ -44,6 +45,7 @@ func ReadAdminLog(path string) (AdminLog, error) {
 			Message   string    `json:"message"`
 			FirstPlan int64     `json:"first_planned_ms"`
 			LastPlan  int64     `json:"last_planned_ms"`
+			Fires     int       `json:"fires"`
 		}
 		if json.Unmarshal(sc.Bytes(), &l) != nil {
 			continue
@@ -51,7 +53,7 @@ func ReadAdminLog(path string) (AdminLog, error) {
 		switch l.Message {
 		case "schedule round committed", "schedule round commit failed; its fires are dropped":
 			out.Rounds = append(out.Rounds, Round{At: l.Time, FirstPlan: time.UnixMilli(l.FirstPlan),
-				LastPlan: time.UnixMilli(l.LastPlan), Committed: l.Message == "schedule round committed"})
+				LastPlan: time.UnixMilli(l.LastPlan), Fires: l.Fires, Committed: l.Message == "schedule round committed"})
 		}
 		if strings.Contains(l.Message, "lost a write conflict") {
 			out.Conflicts++

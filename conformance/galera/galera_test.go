@@ -263,7 +263,7 @@ func runScenario(t *testing.T, kind adminKind) outcome {
 	t.Logf("galera run %s: %d %s admins on %d nodes, %d jobs (%d FIX_RATE 1 s, %d CRON every second)\n"+
 		"excused seconds (%s): %s\n%s", last.Sub(first)+time.Second, nodes, kind.name, nodes, len(jobs), fixRateJobs, cronJobs, how,
 		windowsText(excused), table(res, logRes, sameSecond, logRows, logs, rejoined))
-	t.Logf("rounds around the kill (decided at → planned seconds):\n%s", roundsNear(logs, killed))
+	t.Logf("rounds around the kill (decided at second → planned span × fires):\n%s", roundsNear(logs, killed))
 	return outcome{res: res, logRes: logRes, roundsAfterRejoin: committedAfter(logs[victim], rejoined), custom: kind.custom}
 }
 
@@ -465,8 +465,8 @@ func roundsNear(logs []AdminLog, killed time.Time) string {
 			if !r.Committed {
 				mark = " (commit failed)"
 			}
-			fmt.Fprintf(&b, " %s→%s…%s%s", r.At.UTC().Format("05.000"), r.FirstPlan.UTC().Format("05.000"),
-				r.LastPlan.UTC().Format("05.000"), mark)
+			fmt.Fprintf(&b, " %s→%s…%s×%d%s", r.At.UTC().Format("05"), r.FirstPlan.UTC().Format("05.000"),
+				r.LastPlan.UTC().Format("05.000"), r.Fires, mark)
 		}
 		b.WriteString("\n")
 	}
