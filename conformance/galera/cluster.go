@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"os"
 	"os/exec"
@@ -238,7 +239,54 @@ func (c *Cluster) Logs() []string {
 	return out
 }
 
+// freePorts picks n ports the kernel hands to no other program: below the
+// ephemeral range that binding port 0 and outgoing connections draw from,
+// each checked free. A node's ports are unbound while it is down, and its
+// IST and SST ports are bound only while it joins; in the ephemeral range
+// a test running beside this one could take them meanwhile and the rejoin
+// would fail. Outside Linux, or with no room below the range, the kernel
+// picks (port 0).
 func freePorts(n int) ([]int, error) {
+	lo, hi := belowEphemeral()
+	if hi-lo < 4*n {
+		return kernelPorts(n)
+	}
+	out := make([]int, 0, n)
+	start := lo + rand.IntN(hi-lo)
+	for i := 0; i < hi-lo && len(out) < n; i++ {
+		p := lo + (start-lo+i)%(hi-lo)
+		l, err := net.Listen("tcp", ":"+strconv.Itoa(p))
+		if err != nil {
+			continue
+		}
+		l.Close()
+		out = append(out, p)
+	}
+	if len(out) < n {
+		return nil, fmt.Errorf("free port: only %d of %d free in %d–%d", len(out), n, lo, hi)
+	}
+	return out, nil
+}
+
+// belowEphemeral is the span of ports just below the kernel's ephemeral
+// range (Linux: net.ipv4.ip_local_port_range), or an empty one.
+func belowEphemeral() (lo, hi int) {
+	b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range")
+	if err != nil {
+		return 0, 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) != 2 {
+		return 0, 0
+	}
+	low, err := strconv.Atoi(f[0])
+	if err != nil {
+		return 0, 0
+	}
+	return max(10000, low-10000), low
+}
+
+func kernelPorts(n int) ([]int, error) {
 	var ls []net.Listener
 	defer func() {
 		for _, l := range ls {
