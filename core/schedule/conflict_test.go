@@ -3,6 +3,7 @@ package schedule
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -212,7 +213,7 @@ func TestLoopConflictIsNotAnOutage(t *testing.T) {
 		d.until(loopAt)
 	}
 	want := []time.Duration{5 * time.Second, 6 * time.Second, 7 * time.Second, 8 * time.Second}
-	if len(rounds) != len(want) || rounds[1] != want[1] || rounds[2] != want[2] || rounds[3] != want[3] {
+	if !slices.Equal(rounds, want) {
 		t.Errorf("rounds at %v, want %v (no back-off after a conflict)", rounds, want)
 	}
 	var info, debug, errs int
