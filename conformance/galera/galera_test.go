@@ -257,7 +257,7 @@ func runScenario(t *testing.T, kind adminKind) outcome {
 	}
 	files := append(f.logs[:], c.Logs()...)
 	if out := os.Getenv(envDump); out != "" {
-		dump(t, ctx, db, out, group, ex, files)
+		dump(t, ctx, db, out, group, ex, files, fires)
 	} else {
 		// A failed run keeps its evidence: registered last, this runs
 		// before the cluster, the database and the executor are closed.
@@ -269,7 +269,7 @@ func runScenario(t *testing.T, kind adminKind) outcome {
 			if err != nil {
 				return
 			}
-			dump(t, context.Background(), db, out, group, ex, files)
+			dump(t, context.Background(), db, out, group, ex, files, fires)
 			t.Logf("fires, log rows, admin and node logs of the failed run: %s", out)
 		})
 	}
@@ -581,10 +581,17 @@ func (f *fleet) killAll() {
 	}
 }
 
-func dump(t *testing.T, ctx context.Context, db *cluster.DB, out string, group int, exec *cluster.Executor, files []string) {
+func dump(t *testing.T, ctx context.Context, db *cluster.DB, out string, group int, exec *cluster.Executor, files []string, planned []cluster.Fire) {
 	if err := db.Dump(ctx, out, group, exec.Fires()); err != nil {
 		t.Error(err)
 	}
+	// The fires as analysed: sender, trigger time and planned second.
+	var b strings.Builder
+	for _, f := range planned {
+		fmt.Fprintf(&b, "%d\t%d\t%s\t%s\t%s\t%s\n", f.JobID, f.LogID, f.Admin, clockOf(f.Trigger), clockOf(f.At),
+			time.Unix(f.Planned, 0).UTC().Format("15:04:05"))
+	}
+	_ = os.WriteFile(filepath.Join(out, "fires-planned.tsv"), []byte(b.String()), 0o644)
 	for _, n := range files {
 		if b, err := os.ReadFile(n); err == nil {
 			_ = os.WriteFile(filepath.Join(out, filepath.Base(n)), b, 0o644)
