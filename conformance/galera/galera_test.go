@@ -234,7 +234,14 @@ func runScenario(t *testing.T, kind adminKind) outcome {
 	// had decided before the kill.
 	sending := ex.SendingSince(token(victim), killed, maxPoolLag)
 	excused, how := killedSeconds(logs[victim], killed, rejoined, sending)
-	fires, lookBack := cluster.LookBack(ex.Fires(), first)
+	// Our admins' fires stand for the seconds their own rounds decided.
+	decided := map[string][]int64{}
+	for i, l := range logs {
+		if d := l.Decided(); len(d) > 0 {
+			decided[token(i)] = d
+		}
+	}
+	fires, lookBack := cluster.LookBack(PlanFires(ex.Fires(), decided), first)
 	var misfires []cluster.Misfire
 	for _, n := range f.logs {
 		b, _ := os.ReadFile(n)
