@@ -16,7 +16,7 @@ import (
 // otherwise be read by a round that has not seen it.
 func (s *Service) Add(ctx context.Context, j schema.JobInfo, may MayUseGroup) (int, error) {
 	var id int
-	err := s.store.WithScheduleLock(ctx, func(tx *schema.Store) error {
+	err := s.underLock(ctx, func(tx *schema.Store) error {
 		var err error
 		id, err = s.add(ctx, tx, j, may)
 		return err

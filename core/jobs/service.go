@@ -1,8 +1,10 @@
 package jobs
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -95,6 +97,40 @@ func New(cfg Config) *Service {
 func notFound(err error, id int) error {
 	if errors.Is(err, schema.ErrNotFound) {
 		return fmt.Errorf("job %d: %w", id, ErrNotFound)
+	}
+	return err
+}
+
+// lockAttempts bounds the retries of a schedule-lock transaction that lost
+// a conflict (on Galera, a round on another node certified first).
+const lockAttempts = 3
+
+// underLock runs fn in a schedule-lock transaction. A transaction refused
+// for a write conflict — on a multi-primary cluster, a schedule round on
+// another node moved the same job first — is run again from the start (fn
+// re-reads what it needs); on one server the lock serialises these writes
+// and no conflict happens.
+func (s *Service) underLock(ctx context.Context, fn func(tx *schema.Store) error) error {
+	return retryConflicts(ctx, lockAttempts, func() error { return s.store.WithScheduleLock(ctx, fn) },
+		func(attempt int) { s.log.Info().Int("attempt", attempt).Msg("job write lost a write conflict; running it again") })
+}
+
+// retryConflicts calls run up to attempts times while it fails with a
+// write conflict, pausing 10–50 ms (random) between attempts.
+func retryConflicts(ctx context.Context, attempts int, run func() error, again func(attempt int)) error {
+	var err error
+	for attempt := 1; attempt <= attempts; attempt++ {
+		if err = run(); err == nil || !schema.IsConflict(err) || attempt == attempts {
+			return err
+		}
+		again(attempt)
+		pause := time.NewTimer(time.Duration(10+rand.IntN(40)) * time.Millisecond)
+		select {
+		case <-pause.C:
+		case <-ctx.Done():
+			pause.Stop()
+			return ctx.Err()
+		}
 	}
 	return err
 }

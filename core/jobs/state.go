@@ -27,7 +27,7 @@ func (s *Service) nextAfterPreRead(j schema.JobInfo) (int64, bool) {
 // (console.md §5 start). A NONE job, or one without a next fire time, is
 // refused; an unknown id is ErrNotFound.
 func (s *Service) Start(ctx context.Context, id int) error {
-	err := s.store.WithScheduleLock(ctx, func(tx *schema.Store) error {
+	err := s.underLock(ctx, func(tx *schema.Store) error {
 		j, err := tx.JobLoadForUpdate(ctx, id)
 		if err != nil {
 			return notFound(err, id)
@@ -62,7 +62,7 @@ func (s *Service) start(ctx context.Context, tx *schema.Store, j schema.JobInfo)
 // Stop switches a job off (console.md §5 stop); an unknown id is
 // ErrNotFound.
 func (s *Service) Stop(ctx context.Context, id int) error {
-	err := s.store.WithScheduleLock(ctx, func(tx *schema.Store) error {
+	err := s.underLock(ctx, func(tx *schema.Store) error {
 		j, err := tx.JobLoadForUpdate(ctx, id)
 		if err != nil {
 			return notFound(err, id)
@@ -93,7 +93,7 @@ func (s *Service) stop(ctx context.Context, tx *schema.Store, j schema.JobInfo) 
 // must not hold up scheduling.
 func (s *Service) Remove(ctx context.Context, id int) error {
 	var removed bool
-	err := s.store.WithScheduleLock(ctx, func(tx *schema.Store) error {
+	err := s.underLock(ctx, func(tx *schema.Store) error {
 		n, err := tx.JobDelete(ctx, id)
 		removed = n > 0
 		return err

@@ -15,7 +15,7 @@ import (
 // now, never from a stale copy. A running job whose schedule changed gets
 // its next fire time after now + 5 s (the pre-read window).
 func (s *Service) Update(ctx context.Context, j schema.JobInfo, may MayUseGroup) error {
-	err := s.store.WithScheduleLock(ctx, func(tx *schema.Store) error {
+	err := s.underLock(ctx, func(tx *schema.Store) error {
 		return s.update(ctx, tx, j, may)
 	})
 	if err != nil {
