@@ -24,3 +24,21 @@ func IsConflict(err error) bool {
 	var me *mysql.MySQLError
 	return errors.As(err, &me) && me.Number == erLockDeadlock
 }
+
+// erDupEntry is ER_DUP_ENTRY; sqliteConstraintUnique is SQLite's
+// SQLITE_CONSTRAINT_UNIQUE extended code.
+const (
+	erDupEntry             = 1062
+	sqliteConstraintUnique = 2067
+)
+
+// IsDuplicate tells whether err is an insert refused by a unique key: the
+// row exists, most likely written by another admin a moment before.
+func IsDuplicate(err error) bool {
+	var me *mysql.MySQLError
+	if errors.As(err, &me) {
+		return me.Number == erDupEntry
+	}
+	var coded interface{ Code() int }
+	return errors.As(err, &coded) && coded.Code() == sqliteConstraintUnique
+}

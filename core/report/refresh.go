@@ -34,7 +34,13 @@ func (r *Reporter) RefreshNow(ctx context.Context) error {
 			return fmt.Errorf("refresh log report: %w", err)
 		}
 		if n == 0 {
-			if err := r.store.ReportSave(ctx, row); err != nil {
+			err := r.store.ReportSave(ctx, row)
+			if schema.IsDuplicate(err) {
+				// Another admin inserted the day between our update and our
+				// insert (both refresh every minute): update its row instead.
+				_, err = r.store.ReportUpdate(ctx, row)
+			}
+			if err != nil {
 				return fmt.Errorf("refresh log report: %w", err)
 			}
 		}
