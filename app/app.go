@@ -73,7 +73,7 @@ func Run(ctx context.Context, cfg *config.Config, log zerolog.Logger, opt Option
 	if err != nil {
 		return err
 	}
-	apiHandler := api.NewHandler(api.HandlerConfig{AccessToken: cfg.AccessToken}, parts.registrar, parts.completer, log)
+	apiHandler := api.NewHandler(api.HandlerConfig{AccessToken: cfg.AccessToken, Registry: parts.registrar, Callbacks: parts.completer, Log: log})
 
 	// Take the port before any component runs, so a port in use fails
 	// start-up before the schedule loop has fired anything.

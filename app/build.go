@@ -80,7 +80,7 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 		Observer: obs.callbacks})
 	failMonitor := thread.NewFailMonitor(thread.FailMonitorConfig{
 		Store: store, Texts: texts, Trigger: pools, Now: now, Log: log,
-		Alarm:    alarm.New(alarm.Config{Mail: cfg.Mail, Alarm: cfg.Alarm, Observe: obs.alarm}, texts, log),
+		Alarm:    alarm.New(alarm.Config{Mail: cfg.Mail, Alarm: cfg.Alarm, Observe: obs.alarm, Texts: texts, Log: log}),
 		Interval: opt.Tuning.FailInterval, StuckAfter: opt.Tuning.FailStuckAfter,
 	})
 	var door trigger.Submitter = pools
@@ -145,7 +145,7 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 			failMonitor,
 			thread.NewLostMonitor(thread.LostMonitorConfig{Store: store, Completer: completer, Texts: texts, Now: now,
 				Interval: opt.Tuning.LostInterval, Log: log}),
-			report.New(store, report.Config{Loc: time.Local, RetentionDays: cfg.LogRetentionDays,
+			report.New(report.Config{Store: store, Loc: time.Local, RetentionDays: cfg.LogRetentionDays,
 				Interval: opt.Tuning.ReportInterval, Now: now, Log: log}),
 			scheduler,
 		},

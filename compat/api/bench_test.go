@@ -18,7 +18,7 @@ func (nopStore) RegistryRemove(context.Context, RegistryParam) error   { return 
 func (nopStore) Callback(context.Context, []HandleCallbackParam) error { return nil }
 
 func benchHandler(b *testing.B, uri, body string) {
-	h := NewHandler(HandlerConfig{AccessToken: testToken}, nopStore{}, nopStore{}, zerolog.Nop())
+	h := NewHandler(HandlerConfig{AccessToken: testToken, Registry: nopStore{}, Callbacks: nopStore{}, Log: zerolog.Nop()})
 	b.ReportAllocs()
 	for b.Loop() {
 		req := httptest.NewRequest(http.MethodPost, "/api/"+uri, strings.NewReader(body))

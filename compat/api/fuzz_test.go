@@ -216,7 +216,7 @@ func FuzzHandler(f *testing.F) {
 	f.Fuzz(func(t *testing.T, uri string, body []byte) {
 		serve := func(token string) (*httptest.ResponseRecorder, *fakeStore) {
 			store := &fakeStore{}
-			h := NewHandler(HandlerConfig{AccessToken: testToken}, store, store, zerolog.Nop())
+			h := NewHandler(HandlerConfig{AccessToken: testToken, Registry: store, Callbacks: store, Log: zerolog.Nop()})
 			req := httptest.NewRequest("POST", "/api/x", strings.NewReader(string(body)))
 			req.URL.Path = "/api/" + uri
 			req.URL.RawPath = ""

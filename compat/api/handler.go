@@ -50,6 +50,10 @@ type HandlerConfig struct {
 	// (e.g. /api/a/b, /api/): Spring's error page behind the console login
 	// (§2.1). Default http.NotFound.
 	NotRouted http.Handler
+	// Registry and Callbacks store what executors send.
+	Registry  Registry
+	Callbacks Callbacks
+	Log       zerolog.Logger
 }
 
 // Protocol messages of §2.2; they are part of the wire contract.
@@ -77,7 +81,8 @@ const (
 // code 500, which makes the executor keep the data and retry (for
 // callbacks: its retry file, §2.5). So a success is durable. reg and cb
 // must not be nil.
-func NewHandler(cfg HandlerConfig, reg Registry, cb Callbacks, log zerolog.Logger) http.Handler {
+func NewHandler(cfg HandlerConfig) http.Handler {
+	reg, cb, log := cfg.Registry, cfg.Callbacks, cfg.Log
 	if reg == nil || cb == nil {
 		panic("api.NewHandler: Registry and Callbacks are required")
 	}

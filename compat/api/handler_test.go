@@ -93,7 +93,7 @@ func TestHandlerValidation(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			store := &fakeStore{}
-			h := NewHandler(HandlerConfig{AccessToken: testToken}, store, store, zerolog.Nop())
+			h := NewHandler(HandlerConfig{AccessToken: testToken, Registry: store, Callbacks: store, Log: zerolog.Nop()})
 			status, got := serve(t, h, tt.method, tt.path, tt.header, tt.body)
 			wantStatus := tt.wantStatus
 			if wantStatus == 0 {
@@ -116,7 +116,7 @@ func TestHandlerValidation(t *testing.T) {
 func TestHandlerBlankTokenIsOpen(t *testing.T) {
 	for _, configured := range []string{"", "  "} {
 		store := &fakeStore{}
-		h := NewHandler(HandlerConfig{AccessToken: configured}, store, store, zerolog.Nop())
+		h := NewHandler(HandlerConfig{AccessToken: configured, Registry: store, Callbacks: store, Log: zerolog.Nop()})
 		for _, header := range []map[string]string{nil, {TokenHeader: "anything"}} {
 			if _, got := serve(t, h, "POST", "/xxl-job-admin/api/registry", header, regBody); got != successBody {
 				t.Errorf("token %q, header %v: %s", configured, header, got)
@@ -129,7 +129,7 @@ func TestHandlerBlankTokenIsOpen(t *testing.T) {
 // routed too.
 func TestHandlerRelativePathWithoutSlash(t *testing.T) {
 	store := &fakeStore{}
-	h := NewHandler(HandlerConfig{AccessToken: testToken}, store, store, zerolog.Nop())
+	h := NewHandler(HandlerConfig{AccessToken: testToken, Registry: store, Callbacks: store, Log: zerolog.Nop()})
 	req := httptest.NewRequest("POST", "/xxl-job-admin/api/registry", strings.NewReader(regBody))
 	req.Header.Set(TokenHeader, testToken)
 	rec := httptest.NewRecorder()
@@ -141,7 +141,7 @@ func TestHandlerRelativePathWithoutSlash(t *testing.T) {
 
 func TestHandlerPassesDecodedValues(t *testing.T) {
 	store := &fakeStore{}
-	h := NewHandler(HandlerConfig{AccessToken: testToken}, store, store, zerolog.Nop())
+	h := NewHandler(HandlerConfig{AccessToken: testToken, Registry: store, Callbacks: store, Log: zerolog.Nop()})
 	tok := map[string]string{TokenHeader: testToken}
 	serve(t, h, "POST", "/xxl-job-admin/api/registry", tok, regBody)
 	serve(t, h, "POST", "/xxl-job-admin/api/callback", tok, `[{"logId":1046,"logDateTim":1795328512775,"handleCode":500,"handleMsg":"boom"},{"logId":1047,"logDateTim":1795328512881,"handleCode":200}]`)
@@ -162,7 +162,7 @@ func TestHandlerStoreFailures(t *testing.T) {
 	tok := map[string]string{TokenHeader: testToken}
 	t.Run("error", func(t *testing.T) {
 		store := &fakeStore{err: errors.New("db down: dsn=secret")}
-		h := NewHandler(HandlerConfig{AccessToken: testToken}, store, store, zerolog.Nop())
+		h := NewHandler(HandlerConfig{AccessToken: testToken, Registry: store, Callbacks: store, Log: zerolog.Nop()})
 		if _, got := serve(t, h, "POST", "/xxl-job-admin/api/callback", tok, `[{"logId":1}]`); got != failBody("callback not processed (internal error), please retry.") {
 			t.Errorf("got %s", got)
 		}
@@ -172,14 +172,14 @@ func TestHandlerStoreFailures(t *testing.T) {
 	})
 	t.Run("panic", func(t *testing.T) {
 		store := &fakeStore{panicMsg: "boom"}
-		h := NewHandler(HandlerConfig{AccessToken: testToken}, store, store, zerolog.Nop())
+		h := NewHandler(HandlerConfig{AccessToken: testToken, Registry: store, Callbacks: store, Log: zerolog.Nop()})
 		if _, got := serve(t, h, "POST", "/xxl-job-admin/api/registry", tok, regBody); got != failBody("registry not processed (internal error), please retry.") {
 			t.Errorf("got %s", got)
 		}
 	})
 	t.Run("timeout even when the store ignores its context", func(t *testing.T) {
 		store := &fakeStore{release: make(chan struct{}), finished: make(chan struct{})}
-		h := NewHandler(HandlerConfig{AccessToken: testToken, CallTimeout: 20 * time.Millisecond}, store, store, zerolog.Nop())
+		h := NewHandler(HandlerConfig{AccessToken: testToken, CallTimeout: 20 * time.Millisecond, Registry: store, Callbacks: store, Log: zerolog.Nop()})
 		_, got := serve(t, h, "POST", "/xxl-job-admin/api/callback", tok, `[{"logId":1}]`)
 		close(store.release)
 		<-store.finished // the abandoned call ends; goleak checks nothing is left
@@ -193,7 +193,7 @@ func TestHandlerStoreFailures(t *testing.T) {
 // nothing reaches the store.
 func TestHandlerBodyLimit(t *testing.T) {
 	store := &fakeStore{}
-	h := NewHandler(HandlerConfig{AccessToken: testToken, MaxBodyBytes: 16}, store, store, zerolog.Nop())
+	h := NewHandler(HandlerConfig{AccessToken: testToken, MaxBodyBytes: 16, Registry: store, Callbacks: store, Log: zerolog.Nop()})
 	want := failBody("invalid request, request body larger than 16 bytes.")
 	// Announced length.
 	if _, got := serve(t, h, "POST", "/xxl-job-admin/api/callback", map[string]string{TokenHeader: testToken}, strings.Repeat(" ", 17)+"[]"); got != want {
@@ -222,7 +222,7 @@ func TestHandlerNotRoutedDelegates(t *testing.T) {
 	login := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/xxl-job-admin/toLogin", http.StatusFound)
 	})
-	h := NewHandler(HandlerConfig{NotRouted: login}, store, store, zerolog.Nop())
+	h := NewHandler(HandlerConfig{NotRouted: login, Registry: store, Callbacks: store, Log: zerolog.Nop()})
 	if status, _ := serve(t, h, "POST", "/xxl-job-admin/api/a/b", nil, ""); status != http.StatusFound {
 		t.Errorf("status %d", status)
 	}
@@ -234,7 +234,7 @@ func TestHandlerNotRoutedDelegates(t *testing.T) {
 // wrong method); net/http would otherwise wait for the body forever.
 func TestAttackStalledBodyRefused(t *testing.T) {
 	store := &fakeStore{}
-	srv := httptest.NewServer(http.StripPrefix("/xxl-job-admin", NewHandler(HandlerConfig{AccessToken: testToken}, store, store, zerolog.Nop())))
+	srv := httptest.NewServer(http.StripPrefix("/xxl-job-admin", NewHandler(HandlerConfig{AccessToken: testToken, Registry: store, Callbacks: store, Log: zerolog.Nop()})))
 	t.Cleanup(srv.Close)
 	for _, tt := range []struct{ name, request string }{
 		{"wrong token", "POST /xxl-job-admin/api/registry HTTP/1.1\r\nHost: x\r\nXXL-JOB-ACCESS-TOKEN: wrong\r\nContent-Length: 100\r\n\r\n"},
@@ -281,7 +281,7 @@ func TestAttackOverlongRegistration(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			store := &fakeStore{}
-			h := NewHandler(HandlerConfig{AccessToken: testToken, MaxBodyBytes: 20 << 20}, store, store, zerolog.Nop())
+			h := NewHandler(HandlerConfig{AccessToken: testToken, MaxBodyBytes: 20 << 20, Registry: store, Callbacks: store, Log: zerolog.Nop()})
 			for _, uri := range []string{"registry", "registryRemove"} {
 				if _, got := serve(t, h, "POST", "/xxl-job-admin/api/"+uri, tok, tt.body); got != failBody(tt.want) {
 					t.Errorf("%s: %.200s", uri, got)
@@ -294,7 +294,7 @@ func TestAttackOverlongRegistration(t *testing.T) {
 	}
 	// 255 four-byte characters fit: the limit counts characters, as MySQL does.
 	store := &fakeStore{}
-	h := NewHandler(HandlerConfig{AccessToken: testToken}, store, store, zerolog.Nop())
+	h := NewHandler(HandlerConfig{AccessToken: testToken, Registry: store, Callbacks: store, Log: zerolog.Nop()})
 	body := `{"registryGroup":"EXECUTOR","registryKey":"k","registryValue":"` + strings.Repeat("😀", 255) + `"}`
 	if _, got := serve(t, h, "POST", "/xxl-job-admin/api/registry", tok, body); got != successBody {
 		t.Errorf("255 characters refused: %s", got)
@@ -306,7 +306,7 @@ func TestAttackOverlongRegistration(t *testing.T) {
 func TestAttackLogAmplification(t *testing.T) {
 	var buf strings.Builder
 	store := &fakeStore{err: errors.New("database down")}
-	h := NewHandler(HandlerConfig{AccessToken: testToken}, store, store, zerolog.New(&buf))
+	h := NewHandler(HandlerConfig{AccessToken: testToken, Registry: store, Callbacks: store, Log: zerolog.New(&buf)})
 	for range 1000 {
 		serve(t, h, "POST", "/xxl-job-admin/api/registry", map[string]string{TokenHeader: "wrong"}, regBody)
 	}

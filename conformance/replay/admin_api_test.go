@@ -100,7 +100,7 @@ func (f *fakeStore) snapshot() (reg, rem []api.RegistryParam, cb [][]api.HandleC
 func adminServer(t *testing.T, contextPath, token string) (*httptest.Server, *fakeStore) {
 	t.Helper()
 	store := &fakeStore{}
-	h := api.NewHandler(api.HandlerConfig{AccessToken: token}, store, store, zerolog.Nop())
+	h := api.NewHandler(api.HandlerConfig{AccessToken: token, Registry: store, Callbacks: store, Log: zerolog.Nop()})
 	mux := http.NewServeMux()
 	mux.Handle(contextPath+"/", http.StripPrefix(contextPath, h))
 	srv := httptest.NewServer(mux)

@@ -46,6 +46,10 @@ type Config struct {
 	// Observe, when set, sees every channel's result of every alarm
 	// (metrics).
 	Observe func(channel string, ok bool)
+	Texts   Texts // the configured i18n bundle (subject, table labels)
+	Log     zerolog.Logger
+	// Extra channels run after e-mail and webhooks (tests, future channels).
+	Extra []Channel
 }
 
 // Alarmer runs every registered channel for each event.
@@ -64,13 +68,13 @@ const (
 // New builds the channel registry from cfg: e-mail unless
 // xxl.job.alarm.email.enabled is false, webhooks always (they apply only when
 // URLs are configured or found in a job's alarm_email), then extra.
-func New(cfg Config, texts Texts, log zerolog.Logger, extra ...Channel) *Alarmer {
-	a := &Alarmer{log: log.With().Str("component", "alarm").Logger(), observe: cfg.Observe}
+func New(cfg Config) *Alarmer {
+	a := &Alarmer{log: cfg.Log.With().Str("component", "alarm").Logger(), observe: cfg.Observe}
 	if cfg.Alarm.EmailEnabled {
-		a.channels = append(a.channels, newEmail(cfg.Mail, cfg.MailTLS, texts))
+		a.channels = append(a.channels, newEmail(cfg.Mail, cfg.MailTLS, cfg.Texts))
 	}
-	a.channels = append(a.channels, newWebhook(cfg.Alarm, texts))
-	for _, c := range extra {
+	a.channels = append(a.channels, newWebhook(cfg.Alarm, cfg.Texts))
+	for _, c := range cfg.Extra {
 		if c != nil {
 			a.channels = append(a.channels, c)
 		}

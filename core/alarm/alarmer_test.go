@@ -29,7 +29,7 @@ func TestChannels(t *testing.T) {
 		{false, []string{"webhook", "sms"}}, // xxl.job.alarm.email.enabled=false
 	}
 	for _, tt := range tests {
-		a := New(Config{Alarm: config.Alarm{EmailEnabled: tt.email}}, i18n.Load("en"), newNopLogger(), extra, nil)
+		a := New(Config{Alarm: config.Alarm{EmailEnabled: tt.email}, Texts: i18n.Load("en"), Log: newNopLogger(), Extra: []Channel{extra, nil}})
 		if got := a.Channels(); !slices.Equal(got, tt.want) {
 			t.Errorf("email %v: Channels = %v, want %v", tt.email, got, tt.want)
 		}
@@ -56,7 +56,7 @@ func TestAlarmResult(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			logger, logs := newLogger()
 			// Email disabled and no webhooks: only the given channels act.
-			a := New(Config{}, i18n.Load("en"), logger, tt.channels...)
+			a := New(Config{Texts: i18n.Load("en"), Log: logger, Extra: tt.channels})
 			if got := a.Alarm(t.Context(), failedEvent(strp("ops@x.test"))); got != tt.want {
 				t.Fatalf("Alarm = %v, want %v", got, tt.want)
 			}

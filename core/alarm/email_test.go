@@ -267,7 +267,7 @@ func TestAlarmSMTPDownThenUp(t *testing.T) {
 	_ = l.Close()
 
 	logger, logs := newLogger()
-	a := New(Config{Mail: mailConfig(port), Alarm: config.Alarm{EmailEnabled: true}}, i18n.Load("en"), logger)
+	a := New(Config{Mail: mailConfig(port), Alarm: config.Alarm{EmailEnabled: true}, Texts: i18n.Load("en"), Log: logger})
 	ev := failedEvent(strp("ops@x.test"))
 
 	start := time.Now()

@@ -289,7 +289,7 @@ func TestAlarmEmailURLRouted(t *testing.T) {
 	h := startHook(t, http.StatusOK, "")
 	srv := startSMTP(t, smtpServerOpts{})
 	logger, logs := newLogger()
-	a := New(Config{Mail: mailConfig(srv.port), Alarm: config.Alarm{EmailEnabled: true, WebhookFormat: "auto"}}, i18n.Load("en"), logger)
+	a := New(Config{Mail: mailConfig(srv.port), Alarm: config.Alarm{EmailEnabled: true, WebhookFormat: "auto"}, Texts: i18n.Load("en"), Log: logger})
 	ev := failedEvent(strp("ops@x.test, " + h.srv.URL + "/job-hook"))
 	if !a.Alarm(t.Context(), ev) {
 		t.Fatalf("Alarm = false: %s", logs.String())

@@ -112,7 +112,9 @@ const lockAttempts = 3
 // and no conflict happens.
 func (s *Service) underLock(ctx context.Context, fn func(tx *schema.Store) error) error {
 	return retryConflicts(ctx, lockAttempts, func() error { return s.store.WithScheduleLock(ctx, fn) },
-		func(attempt int) { s.log.Info().Int("attempt", attempt).Msg("job write lost a write conflict; running it again") })
+		func(attempt int) {
+			s.log.Info().Int("attempt", attempt).Msg("job write lost a write conflict; running it again")
+		})
 }
 
 // retryConflicts calls run up to attempts times while it fails with a

@@ -66,7 +66,7 @@ func runRetentionBench(b *testing.B, be backend, rows, size int) {
 	seedBacklog(b, be, loc, now, rows, keep)
 
 	var batches []time.Duration
-	r := New(be.store, Config{Loc: loc, RetentionDays: 30, BatchSize: size, Now: func() time.Time { return now }})
+	r := New(Config{Store: be.store, Loc: loc, RetentionDays: 30, BatchSize: size, Now: func() time.Time { return now }})
 	r.noRest = os.Getenv("XXL_BENCH_RETENTION_NOREST") == "1"
 	r.afterBatch = func(_ int, took time.Duration) { batches = append(batches, took) }
 

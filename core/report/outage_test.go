@@ -104,7 +104,7 @@ func TestOutage(t *testing.T) {
 		fs := &faultyStore{Store: b.store}
 		fs.down.Store(true)
 		var logs syncBuffer
-		r := New(fs, Config{Loc: loc, RetentionDays: 30, Interval: time.Millisecond, Now: clock.now, Log: zerolog.New(&logs)})
+		r := New(Config{Store: fs, Loc: loc, RetentionDays: 30, Interval: time.Millisecond, Now: clock.now, Log: zerolog.New(&logs)})
 		events, quit := make(chan pass), make(chan struct{})
 		r.afterPass = func(duty string, err error) {
 			select {

@@ -98,7 +98,7 @@ func TestRefresh(t *testing.T) {
 				addLog(t, b.store, at, c[0], c[1])
 			}
 		}
-		r := New(b.store, Config{Loc: loc, Now: clock.now})
+		r := New(Config{Store: b.store, Loc: loc, Now: clock.now})
 		if err := r.RefreshNow(ctx); err != nil {
 			t.Fatal(err)
 		}

@@ -29,6 +29,7 @@ const (
 
 // Config holds the reporter's settings; zero values mean the defaults.
 type Config struct {
+	Store         Store
 	Loc           *time.Location   // admin zone for day boundaries (scheduler.md §13); nil = time.Local
 	RetentionDays int              // xxl.job.logretentiondays; below 7 disables cleanup
 	Interval      time.Duration    // between passes; 0 = one minute
@@ -59,7 +60,8 @@ type Reporter struct {
 }
 
 // New creates a reporter on store.
-func New(store Store, cfg Config) *Reporter {
+func New(cfg Config) *Reporter {
+	store := cfg.Store
 	r := &Reporter{
 		store:     store,
 		loc:       cfg.Loc,

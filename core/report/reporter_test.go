@@ -15,7 +15,7 @@ import (
 // with retention disabled no cleanup pass runs at all.
 func TestStartStop(t *testing.T) {
 	st := &countingStore{}
-	r := New(st, Config{Interval: time.Hour})
+	r := New(Config{Store: st, Interval: time.Hour})
 	var mu sync.Mutex
 	duties := map[string]int{}
 	first := make(chan struct{})

@@ -53,7 +53,7 @@ func TestRetention(t *testing.T) {
 		}
 
 		for _, days := range []int{-1, 0, 6} {
-			r := New(b.store, Config{Loc: loc, RetentionDays: days, Now: func() time.Time { return now }})
+			r := New(Config{Store: b.store, Loc: loc, RetentionDays: days, Now: func() time.Time { return now }})
 			n, err := r.CleanNow(ctx)
 			if err != nil || n != 0 {
 				t.Fatalf("retention %d days: CleanNow = %d, %v; want disabled", days, n, err)
@@ -64,7 +64,7 @@ func TestRetention(t *testing.T) {
 		}
 
 		var batches []int
-		r := New(b.store, Config{Loc: loc, RetentionDays: 30, BatchSize: 3, Now: func() time.Time { return now }})
+		r := New(Config{Store: b.store, Loc: loc, RetentionDays: 30, BatchSize: 3, Now: func() time.Time { return now }})
 		r.afterBatch = func(n int, _ time.Duration) { batches = append(batches, n) }
 		n, err := r.CleanNow(ctx)
 		if err != nil {
@@ -114,7 +114,7 @@ func TestCleanIfDue(t *testing.T) {
 	t0 := time.Date(2024, 6, 30, 12, 0, 0, 0, zone(t))
 	st := &countingStore{}
 	clock := &fixedClock{t: t0}
-	r := New(st, Config{Loc: zone(t), RetentionDays: 7, Now: clock.now})
+	r := New(Config{Store: st, Loc: zone(t), RetentionDays: 7, Now: clock.now})
 	steps := []struct {
 		at      time.Duration
 		fail    bool

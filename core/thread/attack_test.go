@@ -47,8 +47,8 @@ func TestAttackCallbackOf40000Items(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, s *schema.Store) {
 		logs := &syncBuffer{}
 		c := NewCompleter(CompleterConfig{Store: s, Texts: i18n.Load("en"), Trigger: &childRecorder{}, Log: zerolog.New(logs)})
-		srv := httptest.NewServer(api.NewHandler(api.HandlerConfig{AccessToken: "tok", CallTimeout: 30 * time.Second},
-			NewRegistrar(RegistrarConfig{Store: s, Log: zerolog.Nop()}), c, zerolog.Nop()))
+		srv := httptest.NewServer(api.NewHandler(api.HandlerConfig{AccessToken: "tok", CallTimeout: 30 * time.Second,
+			Registry: NewRegistrar(RegistrarConfig{Store: s, Log: zerolog.Nop()}), Callbacks: c, Log: zerolog.Nop()}))
 		t.Cleanup(srv.Close)
 		var known []int64
 		for range 3 {
