@@ -10,6 +10,7 @@ import (
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testfactory"
 )
 
 // database is one test database: the admin's connection settings and the
@@ -61,13 +62,8 @@ func openDatabase(t testing.TB, url, user, pass string) database {
 // holding the given address.
 func addGroup(t testing.TB, s *schema.Store, address string) int {
 	t.Helper()
-	now := time.Now()
-	id, err := s.GroupSave(context.Background(), schema.Group{AppName: "fake-executor", Title: "Fake exec",
-		AddressType: 1, AddressList: &address, UpdateTime: &now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return id
+	return testfactory.Group(t, s, testfactory.GroupOpts{AppName: "fake-executor", Title: "Fake exec", AddressType: 1,
+		AddressList: &address}).ID
 }
 
 // jobSpec is what the tests vary in a job.
@@ -86,24 +82,15 @@ type jobSpec struct {
 // (scheduler.md §3.2 cases B and C) and moves the next fire a rate ahead.
 func addJob(t testing.TB, s *schema.Store, group int, spec jobSpec) int {
 	t.Helper()
-	now := time.Now()
-	status, next := 0, int64(0)
+	o := testfactory.JobOpts{Group: group, Desc: spec.desc, Author: "monitors-test", ScheduleType: "FIX_RATE",
+		ScheduleConf: fmt.Sprint(spec.rate), Retry: spec.retry}
+	if spec.alarmEmail != nil {
+		o.AlarmEmail = *spec.alarmEmail
+	}
 	if spec.enabled {
-		status, next = 1, now.Add(spec.nextIn).UnixMilli()
+		o.Status, o.Next = 1, time.Now().Add(spec.nextIn).UnixMilli()
 	}
-	id, err := s.JobSave(context.Background(), schema.JobInfo{
-		JobGroup: group, JobDesc: spec.desc, AddTime: &now, UpdateTime: &now,
-		Author: schema.Ptr("monitors-test"), AlarmEmail: spec.alarmEmail,
-		ScheduleType: "FIX_RATE", ScheduleConf: schema.Ptr(fmt.Sprint(spec.rate)), MisfireStrategy: "DO_NOTHING",
-		ExecutorRouteStrategy: schema.Ptr("FIRST"), ExecutorHandler: schema.Ptr("demoJobHandler"),
-		ExecutorBlockStrategy: schema.Ptr("SERIAL_EXECUTION"), ExecutorFailRetryCount: spec.retry,
-		GlueType: "BEAN", GlueSource: schema.Ptr(""), GlueRemark: schema.Ptr("init"), GlueUpdatetime: &now,
-		ChildJobID: schema.Ptr(""), TriggerStatus: status, TriggerNextTime: next,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return id
+	return testfactory.Job(t, s, o).ID
 }
 
 // stopJob switches a job off under the schedule lock, so that a schedule

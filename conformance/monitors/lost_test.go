@@ -7,6 +7,7 @@ import (
 
 	"github.com/xxl-admin-go/xxl-admin-go/app"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testfactory"
 )
 
 // TestLostJobClosed: a log still running 11 minutes after its trigger on
@@ -68,15 +69,6 @@ func TestLostJobClosed(t *testing.T) {
 // successful /run: trigger_code 200, handle_code 0.
 func addRunningLog(t testing.TB, s *schema.Store, group, job int, address string, at time.Time) int64 {
 	t.Helper()
-	ctx := context.Background()
-	id, err := s.LogSave(ctx, schema.JobLog{JobGroup: group, JobID: job, TriggerTime: &at})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.LogUpdateTriggerInfo(ctx, schema.JobLog{ID: id, TriggerTime: &at, TriggerCode: 200,
-		TriggerMsg: schema.Ptr("seeded by the test"), ExecutorAddress: &address,
-		ExecutorHandler: schema.Ptr("demoJobHandler")}); err != nil {
-		t.Fatal(err)
-	}
-	return id
+	return testfactory.Log(t, s, testfactory.LogOpts{Group: group, Job: job, TriggerTime: at, TriggerCode: 200,
+		TriggerMsg: schema.Ptr("seeded by the test"), Address: &address, Handler: schema.Ptr("demoJobHandler")}).ID
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testfactory"
 )
 
 // testZone is the admin zone of the tests: the official image's TZ=PRC
@@ -95,19 +96,5 @@ func (c *fixedClock) set(t time.Time) {
 // trigger info, handle info (schema.md §4.3).
 func addLog(tb testing.TB, s *schema.Store, at time.Time, triggerCode, handleCode int) int64 {
 	tb.Helper()
-	ctx := context.Background()
-	id, err := s.LogSave(ctx, schema.JobLog{JobGroup: 1, JobID: 1, TriggerTime: &at})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if err := s.LogUpdateTriggerInfo(ctx, schema.JobLog{ID: id, TriggerTime: &at, TriggerCode: triggerCode}); err != nil {
-		tb.Fatal(err)
-	}
-	if handleCode != 0 {
-		ht := at.Add(time.Second)
-		if err := s.LogUpdateHandleInfo(ctx, schema.JobLog{ID: id, HandleTime: &ht, HandleCode: handleCode}); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	return id
+	return testfactory.Log(tb, s, testfactory.LogOpts{TriggerTime: at, TriggerCode: triggerCode, HandleCode: handleCode}).ID
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
 	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testfactory"
 )
 
 type childRecorder struct {
@@ -44,21 +45,8 @@ func (c *childRecorder) fired() []int {
 // successful /run: trigger_code 200, handle_code 0.
 func newRunningLog(t *testing.T, s *schema.Store, jobID int, handleMsg *string) int64 {
 	t.Helper()
-	ctx := context.Background()
-	now := time.Now()
-	id, err := s.LogSave(ctx, schema.JobLog{JobGroup: 1, JobID: jobID, TriggerTime: &now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.LogUpdateTriggerInfo(ctx, schema.JobLog{ID: id, TriggerTime: &now, TriggerCode: 200, TriggerMsg: schema.Ptr("ok")}); err != nil {
-		t.Fatal(err)
-	}
-	if handleMsg != nil {
-		if err := s.LogUpdateHandleInfo(ctx, schema.JobLog{ID: id, HandleMsg: handleMsg}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return id
+	return testfactory.Log(t, s, testfactory.LogOpts{Job: jobID, TriggerCode: 200, TriggerMsg: schema.Ptr("ok"),
+		HandleMsg: handleMsg}).ID
 }
 
 func loadLog(t *testing.T, s *schema.Store, id int64) schema.JobLog {

@@ -134,7 +134,7 @@ type LogOpts struct {
 	Param       *string
 	Sharding    *string
 	Retry       int
-	HandleCode  int        // non-zero writes the handle info
+	HandleCode  int        // non-zero (or a HandleMsg) writes the handle info
 	HandleTime  *time.Time // default TriggerTime + 1 s when HandleCode != 0
 	HandleMsg   *string
 	AlarmStatus int
@@ -156,7 +156,7 @@ func Log(tb testing.TB, s *schema.Store, o LogOpts) schema.JobLog {
 	if err := s.LogUpdateTriggerInfo(ctx, l); err != nil {
 		tb.Fatalf("testfactory: trigger info of log %d: %v", id, err)
 	}
-	if o.HandleCode != 0 {
+	if o.HandleCode != 0 || o.HandleMsg != nil {
 		ht := o.HandleTime
 		if ht == nil {
 			ht = schema.Ptr(at.Add(time.Second))
