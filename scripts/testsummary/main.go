@@ -3,7 +3,12 @@
 // failed tests), then one line naming the suites that were skipped because
 // they are switched off, with the variable that switches each on.
 //
-//	go run ./scripts/testsummary [-summary FILE] -- [go test flags] [packages]
+//	go run ./scripts/testsummary [-summary FILE] [-serial PKGS] -- [go test flags] [packages]
+//
+// -serial names packages (comma-separated import paths or ./dir patterns)
+// that run after all the others, one package at a time (go test -p 1): the
+// suites that count fires to the second against whole admin processes, so
+// no other package's CPU use makes their fires late.
 //
 // With -summary the line goes to FILE (the Makefile prints it last, after
 // the fuzz run) unless the tests failed, when it is also printed here. The
@@ -50,8 +55,9 @@ var hints = map[string]string{
 
 func main() {
 	summary := flag.String("summary", "", "write the skipped-suites line to this file")
+	serial := flag.String("serial", "", "packages to run last, one at a time (comma-separated)")
 	flag.Parse()
-	code, err := run(flag.Args(), *summary, os.Stdout)
+	code, err := runAll(flag.Args(), splitList(*serial), *summary, os.Stdout)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "testsummary:", err)
 		if code == 0 {
@@ -61,8 +67,87 @@ func main() {
 	os.Exit(code)
 }
 
-func run(args []string, summaryFile string, out io.Writer) (int, error) {
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// runAll runs go test once, or — with serial packages — twice: every other
+// package first, then the serial ones with -p 1; one report covers both.
+func runAll(args, serial []string, summaryFile string, out io.Writer) (int, error) {
 	verbose := slices.ContainsFunc(args, func(a string) bool { return a == "-v" || a == "-test.v" || a == "-v=true" })
+	r := newReport(out, verbose)
+	passes := [][]string{args}
+	if len(serial) > 0 {
+		flags, pkgs := splitArgs(args)
+		all, err := list(pkgs)
+		if err != nil {
+			return 2, err
+		}
+		last, err := list(serial)
+		if err != nil {
+			return 2, err
+		}
+		var first []string
+		for _, p := range all {
+			if !slices.Contains(last, p) {
+				first = append(first, p)
+			}
+		}
+		passes = [][]string{append(slices.Clone(flags), first...), append(append(slices.Clone(flags), "-p", "1"), last...)}
+	}
+	code := 0
+	for _, p := range passes {
+		c, err := run(p, r)
+		if err != nil {
+			return 2, err
+		}
+		if code == 0 {
+			code = c
+		}
+	}
+	line := r.summary()
+	if summaryFile != "" {
+		if err := os.WriteFile(summaryFile, []byte(line+"\n"), 0o644); err != nil {
+			return code, err
+		}
+	}
+	if summaryFile == "" || code != 0 {
+		fmt.Fprintln(out, line)
+	}
+	return code, nil
+}
+
+// splitArgs separates go test flags from package patterns (the patterns
+// come last; a flag's value never starts with "./" or a module path here).
+func splitArgs(args []string) (flags, pkgs []string) {
+	i := len(args)
+	for i > 0 && !strings.HasPrefix(args[i-1], "-") && (strings.HasPrefix(args[i-1], "./") || strings.Contains(args[i-1], "/")) {
+		i--
+	}
+	return args[:i], args[i:]
+}
+
+// list expands package patterns to import paths.
+func list(patterns []string) ([]string, error) {
+	if len(patterns) == 0 {
+		patterns = []string{"."}
+	}
+	b, err := exec.Command("go", append([]string{"list"}, patterns...)...).Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list %v: %w", patterns, err)
+	}
+	return strings.Fields(string(b)), nil
+}
+
+// run runs one go test and feeds its events to r; it returns go test's
+// exit status.
+func run(args []string, r *report) (int, error) {
 	cmd := exec.Command("go", append([]string{"test", "-json"}, args...)...)
 	cmd.Stderr = os.Stderr
 	stdout, err := cmd.StdoutPipe()
@@ -72,13 +157,12 @@ func run(args []string, summaryFile string, out io.Writer) (int, error) {
 	if err := cmd.Start(); err != nil {
 		return 2, err
 	}
-	r := newReport(out, verbose)
 	sc := bufio.NewScanner(stdout)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for sc.Scan() {
 		var e event
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			fmt.Fprintln(out, sc.Text()) // build output and the like
+			fmt.Fprintln(r.out, sc.Text()) // build output and the like
 			continue
 		}
 		r.add(e)
@@ -90,15 +174,6 @@ func run(args []string, summaryFile string, out io.Writer) (int, error) {
 			return 2, err
 		}
 		code = exit.ExitCode()
-	}
-	line := r.summary()
-	if summaryFile != "" {
-		if err := os.WriteFile(summaryFile, []byte(line+"\n"), 0o644); err != nil {
-			return code, err
-		}
-	}
-	if summaryFile == "" || code != 0 {
-		fmt.Fprintln(out, line)
 	}
 	return code, nil
 }

@@ -39,3 +39,14 @@ func TestReport(t *testing.T) {
 		t.Errorf("summary\n  %s\nwant\n  %s", s, want)
 	}
 }
+
+// TestSplitArgs: the packages are the trailing patterns after the flags.
+func TestSplitArgs(t *testing.T) {
+	flags, pkgs := splitArgs([]string{"-race", "-count=1", "-run", "X", "./...", "github.com/a/b"})
+	if strings.Join(flags, " ") != "-race -count=1 -run X" || strings.Join(pkgs, " ") != "./... github.com/a/b" {
+		t.Errorf("flags %q pkgs %q", flags, pkgs)
+	}
+	if flags, pkgs := splitArgs([]string{"-v"}); len(flags) != 1 || len(pkgs) != 0 {
+		t.Errorf("no packages: %q %q", flags, pkgs)
+	}
+}
