@@ -1,0 +1,399 @@
+package schema
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	sq "github.com/Masterminds/squirrel"
+)
+
+// The trigger path's statements for many rows at once: the jobs of one
+// second loaded in one statement, their log rows written in one, their
+// results in one. Per-row statements cost a round trip, a parse and, on
+// MariaDB, about as much server CPU as the admin spends on the trigger.
+
+// batchRows bounds the rows of one multi-row statement: long enough that
+// the round trip is shared by hundreds of rows, short enough that one
+// statement stays far below max_allowed_packet (a result row carries a
+// trigger_msg of up to 64 KiB; typical ones are 300 bytes).
+const batchRows = 500
+
+// insertMode is how LogSaveMany learns the ids of a multi-row INSERT.
+type insertMode int
+
+const (
+	// insertUnknown: not probed yet.
+	insertUnknown insertMode = iota
+	// insertReturning: INSERT … RETURNING id (MariaDB 10.5+) hands back
+	// every id, whatever the auto-increment settings (Galera included).
+	insertReturning
+	// insertConsecutive: one multi-row INSERT whose ids are LAST_INSERT_ID()
+	// and the next ones in auto_increment_increment steps, which InnoDB
+	// guarantees for a plain multi-row INSERT when innodb_autoinc_lock_mode
+	// is 0 (traditional) or 1 (consecutive).
+	insertConsecutive
+	// insertSingle: one single-row INSERT per row, in one transaction (what
+	// the group commit does): for MySQL in interleaved mode 2, the MySQL 8
+	// default, where a multi-row INSERT's ids may have gaps; and SQLite,
+	// which has no round trips to save.
+	insertSingle
+)
+
+// insertCaps holds the probed insert mode, shared by a Store and the
+// Stores of its transactions. A failed probe (database down) is retried by
+// the next call.
+type insertCaps struct {
+	mu        sync.Mutex
+	mode      insertMode
+	increment int64
+}
+
+// logInsertMode probes, once, how this database can return the ids of a
+// multi-row INSERT.
+func (s *Store) logInsertMode(ctx context.Context) (insertMode, int64, error) {
+	c := s.caps
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.mode != insertUnknown {
+		return c.mode, c.increment, nil
+	}
+	if s.d.backend() != MySQL {
+		c.mode = insertSingle
+		return c.mode, 0, nil
+	}
+	var version string
+	var lockMode, increment int64
+	err := s.q.QueryRowContext(ctx, "SELECT VERSION(), @@innodb_autoinc_lock_mode, @@auto_increment_increment").
+		Scan(&version, &lockMode, &increment)
+	if err != nil {
+		return 0, 0, fmt.Errorf("probe insert mode: %w", s.failed(ctx, err))
+	}
+	c.mode, c.increment = chooseInsertMode(version, lockMode, increment), increment
+	return c.mode, c.increment, nil
+}
+
+// chooseInsertMode picks the insert mode from the server's version string
+// and auto-increment settings.
+func chooseInsertMode(version string, lockMode, increment int64) insertMode {
+	if v := mariaVersion(version); v != "" && versionAtLeast(v, 10, 5) {
+		return insertReturning
+	}
+	if (lockMode == 0 || lockMode == 1) && increment >= 1 {
+		return insertConsecutive
+	}
+	return insertSingle
+}
+
+// mariaVersion returns the numeric version of a MariaDB VERSION() string
+// ("10.11.19-MariaDB-0+deb12u1", "5.5.5-10.11.6-MariaDB"), "" for MySQL.
+func mariaVersion(v string) string {
+	if !strings.Contains(v, "MariaDB") {
+		return ""
+	}
+	v = strings.TrimPrefix(v, "5.5.5-") // the replication-compatible prefix
+	if i := strings.IndexByte(v, '-'); i >= 0 {
+		v = v[:i]
+	}
+	return v
+}
+
+// versionAtLeast compares the first two numbers of a dotted version.
+func versionAtLeast(v string, major, minor int) bool {
+	var a, b int
+	if _, err := fmt.Sscanf(v, "%d.%d", &a, &b); err != nil {
+		return false
+	}
+	return a > major || (a == major && b >= minor)
+}
+
+// JobLoadMany is loadById for many jobs, one statement per 1,000 ids: the
+// trigger flow reloads every job of a second at once. Missing ids are
+// absent from the map.
+func (s *Store) JobLoadMany(ctx context.Context, ids []int) (map[int]JobInfo, error) {
+	out := make(map[int]JobInfo, len(ids))
+	seen := make(map[int]bool, len(ids))
+	uniq := make([]int, 0, len(ids))
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			uniq = append(uniq, id)
+		}
+	}
+	err := inChunks(uniq, func(chunk []int) error {
+		jobs, err := s.jobs(ctx, s.jobSelect().Where(sq.Eq{"id": chunk}))
+		for _, j := range jobs {
+			out[j.ID] = j
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("load %d jobs: %w", len(uniq), err)
+	}
+	return out, nil
+}
+
+// LogSaveMany is save for many rows (job_group, job_id, trigger_time and
+// the two codes, as LogSave); ids[i] is the id of rows[i]. Rows are written
+// in order, so ids ascend with the index as with one save after another.
+// Every id comes from the database itself (RETURNING), from InnoDB's
+// consecutive-id guarantee, or from one statement per row (see insertMode).
+// Either every row is written or none is.
+func (s *Store) LogSaveMany(ctx context.Context, rows []JobLog) ([]int64, error) {
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	mode, increment, err := s.logInsertMode(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]int64, 0, len(rows))
+	err = s.WithTx(ctx, func(tx *Store) error {
+		ids = ids[:0]
+		if mode == insertSingle {
+			return tx.logSaveSingles(ctx, rows, &ids)
+		}
+		for start := 0; start < len(rows); start += batchRows {
+			chunk := rows[start:min(start+batchRows, len(rows))]
+			var err error
+			if mode == insertReturning {
+				err = tx.logSaveReturning(ctx, chunk, &ids)
+			} else {
+				err = tx.logSaveConsecutive(ctx, chunk, increment, &ids)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("save %d logs: %w", len(rows), err)
+	}
+	return ids, nil
+}
+
+func (s *Store) logInsert(rows []JobLog) sq.InsertBuilder {
+	b := s.sb.Insert("xxl_job_log").Columns("job_group", "job_id", "trigger_time", "trigger_code", "handle_code")
+	for _, l := range rows {
+		b = b.Values(l.JobGroup, l.JobID, s.dbTimePtr(l.TriggerTime), l.TriggerCode, l.HandleCode)
+	}
+	return b
+}
+
+// logSaveReturning inserts rows in one statement and reads their ids back.
+// The ids are matched to the rows by job id in order (rows of one job are
+// alike but for trigger_time, which the result update writes again), so
+// even a server that returned rows out of order could not mix up jobs.
+func (s *Store) logSaveReturning(ctx context.Context, rows []JobLog, ids *[]int64) error {
+	res, err := s.query(ctx, s.logInsert(rows).Suffix("RETURNING id, job_id"))
+	if err != nil {
+		return err
+	}
+	defer res.Close()
+	got := make(map[int][]int64, len(rows))
+	n := 0
+	for res.Next() {
+		var id int64
+		var job int
+		if err := res.Scan(&id, &job); err != nil {
+			return err
+		}
+		got[job] = append(got[job], id)
+		n++
+	}
+	if err := res.Err(); err != nil {
+		return err
+	}
+	if n != len(rows) {
+		return fmt.Errorf("insert of %d logs returned %d ids", len(rows), n)
+	}
+	for _, l := range rows {
+		q := got[l.JobID]
+		if len(q) == 0 {
+			return fmt.Errorf("insert returned no id for job %d", l.JobID)
+		}
+		*ids = append(*ids, q[0])
+		got[l.JobID] = q[1:]
+	}
+	return nil
+}
+
+// logSaveConsecutive inserts rows in one statement; InnoDB gives a plain
+// multi-row INSERT consecutive ids (in auto_increment_increment steps) in
+// lock modes 0 and 1, and LAST_INSERT_ID() is the first.
+func (s *Store) logSaveConsecutive(ctx context.Context, rows []JobLog, increment int64, ids *[]int64) error {
+	query, args, err := s.logInsert(rows).ToSql()
+	if err != nil {
+		return err
+	}
+	res, err := s.q.ExecContext(ctx, query, args...)
+	if err != nil {
+		return s.failed(ctx, err)
+	}
+	first, err := res.LastInsertId()
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n != int64(len(rows)) {
+		return fmt.Errorf("insert of %d logs affected %d rows (%v)", len(rows), n, err)
+	}
+	for i := range rows {
+		*ids = append(*ids, first+int64(i)*increment)
+	}
+	return nil
+}
+
+// logSaveSingles runs one prepared single-row INSERT per row.
+func (s *Store) logSaveSingles(ctx context.Context, rows []JobLog, ids *[]int64) error {
+	query, _, err := s.logInsert(rows[:1]).ToSql()
+	if err != nil {
+		return err
+	}
+	stmt, err := s.prepare(ctx, query)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for _, l := range rows {
+		res, err := stmt.ExecContext(ctx, l.JobGroup, l.JobID, s.dbTimePtr(l.TriggerTime), l.TriggerCode, l.HandleCode)
+		if err != nil {
+			return s.failed(ctx, err)
+		}
+		id, err := res.LastInsertId()
+		if err != nil {
+			return err
+		}
+		*ids = append(*ids, id)
+	}
+	return nil
+}
+
+// prepare prepares a statement on the store's transaction (or pool).
+func (s *Store) prepare(ctx context.Context, query string) (*sql.Stmt, error) {
+	p, ok := s.q.(preparer)
+	if !ok {
+		return nil, fmt.Errorf("prepare: %T cannot prepare statements", s.q)
+	}
+	stmt, err := p.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, s.failed(ctx, err)
+	}
+	return stmt, nil
+}
+
+// triggerInfoColumns are the columns updateTriggerInfo writes, in the order
+// of triggerInfoValues.
+var triggerInfoColumns = []string{"trigger_time", "trigger_code", "trigger_msg", "executor_address",
+	"executor_handler", "executor_param", "executor_sharding_param", "executor_fail_retry_count"}
+
+func (s *Store) triggerInfoValues(l JobLog) []any {
+	return []any{s.dbTimePtr(l.TriggerTime), l.TriggerCode, l.TriggerMsg, l.ExecutorAddress,
+		l.ExecutorHandler, l.ExecutorParam, l.ExecutorShardingParam, l.ExecutorFailRetryCount}
+}
+
+// LogUpdateTriggerInfoMany is updateTriggerInfo for many rows: on MySQL one
+// UPDATE … JOIN per 500 rows, on SQLite one prepared UPDATE per row; all in
+// one transaction. Rows are updated in id order, so two batches cannot
+// deadlock on each other. A row that no longer exists is skipped, as by a
+// single UPDATE.
+func (s *Store) LogUpdateTriggerInfoMany(ctx context.Context, rows []JobLog) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	sorted := make([]JobLog, len(rows))
+	copy(sorted, rows)
+	sortLogsByID(sorted)
+	err := s.WithTx(ctx, func(tx *Store) error {
+		if s.d.backend() != MySQL {
+			return tx.logUpdateSingles(ctx, sorted)
+		}
+		for start := 0; start < len(sorted); start += batchRows {
+			if _, err := tx.exec(ctx, tx.triggerInfoJoin(sorted[start:min(start+batchRows, len(sorted))])); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("update trigger info of %d logs: %w", len(rows), err)
+	}
+	return nil
+}
+
+// triggerInfoJoin builds UPDATE xxl_job_log t JOIN (SELECT ? AS id, … UNION
+// ALL SELECT …) v ON t.id = v.id SET t.c = v.c, … . A repeated id takes
+// its last values, as one statement per row would leave it.
+func (s *Store) triggerInfoJoin(rows []JobLog) sq.Sqlizer {
+	rows = lastLogPerID(rows)
+	var b strings.Builder
+	args := make([]any, 0, len(rows)*(len(triggerInfoColumns)+1))
+	b.WriteString("UPDATE xxl_job_log t JOIN (")
+	for i, l := range rows {
+		if i > 0 {
+			b.WriteString(" UNION ALL ")
+		}
+		b.WriteString("SELECT ?")
+		if i == 0 {
+			b.WriteString(" AS id")
+		}
+		for _, c := range triggerInfoColumns {
+			b.WriteString(", ?")
+			if i == 0 {
+				b.WriteString(" AS " + c)
+			}
+		}
+		args = append(args, l.ID)
+		args = append(args, s.triggerInfoValues(l)...)
+	}
+	b.WriteString(") v ON t.id = v.id SET ")
+	for i, c := range triggerInfoColumns {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("t." + c + " = v." + c)
+	}
+	return sq.Expr(b.String(), args...)
+}
+
+func (s *Store) logUpdateSingles(ctx context.Context, rows []JobLog) error {
+	set := make([]string, len(triggerInfoColumns))
+	for i, c := range triggerInfoColumns {
+		set[i] = c + " = ?"
+	}
+	stmt, err := s.prepare(ctx, "UPDATE xxl_job_log SET "+strings.Join(set, ", ")+" WHERE id = ?")
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for _, l := range rows {
+		if _, err := stmt.ExecContext(ctx, append(s.triggerInfoValues(l), l.ID)...); err != nil {
+			return s.failed(ctx, err)
+		}
+	}
+	return nil
+}
+
+// sortLogsByID sorts stably, so of rows sharing an id the last stays last.
+func sortLogsByID(rows []JobLog) {
+	slices.SortStableFunc(rows, func(a, b JobLog) int { return cmp.Compare(a.ID, b.ID) })
+}
+
+// lastLogPerID keeps the last of rows sharing an id, in first-seen order.
+func lastLogPerID(rows []JobLog) []JobLog {
+	at := make(map[int64]int, len(rows))
+	out := make([]JobLog, 0, len(rows))
+	for _, l := range rows {
+		if i, ok := at[l.ID]; ok {
+			out[i] = l
+			continue
+		}
+		at[l.ID] = len(out)
+		out = append(out, l)
+	}
+	return out
+}
