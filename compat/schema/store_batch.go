@@ -144,8 +144,15 @@ func (s *Store) JobLoadMany(ctx context.Context, ids []int) (map[int]JobInfo, er
 // consecutive-id guarantee, or from one statement per row (see insertMode).
 // Either every row is written or none is.
 func (s *Store) LogSaveMany(ctx context.Context, rows []JobLog) ([]int64, error) {
-	if len(rows) == 0 {
+	switch len(rows) {
+	case 0:
 		return nil, nil
+	case 1: // one autocommitted statement: no transaction round trips
+		id, err := s.LogSave(ctx, rows[0])
+		if err != nil {
+			return nil, err
+		}
+		return []int64{id}, nil
 	}
 	mode, increment, err := s.logInsertMode(ctx)
 	if err != nil {
@@ -302,8 +309,11 @@ func (s *Store) triggerInfoValues(l JobLog) []any {
 // deadlock on each other. A row that no longer exists is skipped, as by a
 // single UPDATE.
 func (s *Store) LogUpdateTriggerInfoMany(ctx context.Context, rows []JobLog) error {
-	if len(rows) == 0 {
+	switch len(rows) {
+	case 0:
 		return nil
+	case 1:
+		return s.LogUpdateTriggerInfo(ctx, rows[0])
 	}
 	sorted := make([]JobLog, len(rows))
 	copy(sorted, rows)
