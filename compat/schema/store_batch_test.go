@@ -208,3 +208,52 @@ func derefJob(j JobInfo) string {
 	return fmt.Sprintf("%d %d %s %s %s %s %s %d %d", j.ID, j.JobGroup, j.JobDesc, p(j.ExecutorParam), p(j.ExecutorHandler),
 		j.ScheduleType, j.GlueType, j.TriggerStatus, j.TriggerNextTime)
 }
+
+// TestLogFinishMany: the batched finish writes the handle result of open
+// rows only (the handle_code guard of LogFinish), takes the first of two
+// results for one row, and reports how many it finished.
+func TestLogFinishMany(t *testing.T) {
+	forEachPrepared(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		trig := at(s, 2024, 6, 4, 8, 0, 0)
+		done := at(s, 2024, 6, 4, 8, 0, 9)
+		rows := make([]JobLog, 600)
+		for i := range rows {
+			rows[i] = JobLog{JobGroup: 1, JobID: 3, TriggerTime: &trig}
+		}
+		ids, err := s.LogSaveMany(ctx, rows)
+		mustNoErr(t, err)
+		// The first ten already have a result.
+		for _, id := range ids[:10] {
+			_, err := s.LogFinish(ctx, JobLog{ID: id, HandleTime: &trig, HandleCode: 500, HandleMsg: Ptr("earlier")})
+			mustNoErr(t, err)
+		}
+		var fin []JobLog
+		for i, id := range ids {
+			fin = append(fin, JobLog{ID: id, HandleTime: &done, HandleCode: 200, HandleMsg: Ptr(fmt.Sprintf("ok %d 😀", i))})
+		}
+		fin = append(fin, JobLog{ID: ids[20], HandleTime: &done, HandleCode: 500, HandleMsg: Ptr("second")})
+		var n int64
+		err = s.WithTx(ctx, func(tx *Store) error {
+			locked, err := tx.LogLoadManyForUpdate(ctx, ids)
+			if err != nil || len(locked) != len(ids) {
+				return fmt.Errorf("locked %d of %d: %v", len(locked), len(ids), err)
+			}
+			n, err = tx.LogFinishMany(ctx, fin)
+			return err
+		})
+		mustNoErr(t, err)
+		if n != 590 {
+			t.Errorf("finished %d rows, want 590", n)
+		}
+		got, err := s.LogLoadMany(ctx, ids)
+		mustNoErr(t, err)
+		for i, id := range ids {
+			want := JobLog{ID: id, JobGroup: 1, JobID: 3, TriggerTime: &trig, HandleTime: &done, HandleCode: 200, HandleMsg: Ptr(fmt.Sprintf("ok %d 😀", i))}
+			if i < 10 {
+				want.HandleTime, want.HandleCode, want.HandleMsg = &trig, 500, Ptr("earlier")
+			}
+			assertRow(t, got[id], want)
+		}
+	})
+}
