@@ -133,3 +133,18 @@ func TestClientDirectRequest(t *testing.T) {
 		t.Errorf("request\n got %q\nwant %q", g, want)
 	}
 }
+
+// The plain successes DecodeReturnT answers without parsing decode the
+// same as parsed.
+func TestDecodeReturnTPlainSuccess(t *testing.T) {
+	for _, s := range []string{`{"code":200}`, `{"code":200,"msg":null}`, `{"code":200,"msg":null,"content":null}`} {
+		fast, err := DecodeReturnT[LogResult]([]byte(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		slow, present, err := decodeReturnT[LogResult]([]byte(s))
+		if err != nil || !present || fast.Code != slow.Code || fast.Msg != slow.Msg || fast.Content != slow.Content {
+			t.Errorf("%s: fast %+v, parsed %+v (%v)", s, fast, slow, err)
+		}
+	}
+}
