@@ -304,8 +304,8 @@ func (s *Store) triggerInfoValues(l JobLog) []any {
 }
 
 // LogUpdateTriggerInfoMany is updateTriggerInfo for many rows: on MySQL one
-// UPDATE … JOIN per 500 rows, on SQLite one prepared UPDATE per row; all in
-// one transaction. Rows are updated in id order, so two batches cannot
+// UPDATE per 100 rows, on SQLite one prepared UPDATE per row; all in one
+// transaction. Rows are updated in id order, so two batches cannot
 // deadlock on each other. A row that no longer exists is skipped, as by a
 // single UPDATE.
 func (s *Store) LogUpdateTriggerInfoMany(ctx context.Context, rows []JobLog) error {
@@ -322,8 +322,8 @@ func (s *Store) LogUpdateTriggerInfoMany(ctx context.Context, rows []JobLog) err
 		if s.d.backend() != MySQL {
 			return tx.logUpdateSingles(ctx, sorted)
 		}
-		for start := 0; start < len(sorted); start += batchRows {
-			if _, err := tx.exec(ctx, tx.triggerInfoJoin(sorted[start:min(start+batchRows, len(sorted))])); err != nil {
+		for start := 0; start < len(sorted); start += caseRows {
+			if _, err := tx.exec(ctx, tx.triggerInfoCase(sorted[start:min(start+caseRows, len(sorted))])); err != nil {
 				return err
 			}
 		}
@@ -335,38 +335,50 @@ func (s *Store) LogUpdateTriggerInfoMany(ctx context.Context, rows []JobLog) err
 	return nil
 }
 
-// triggerInfoJoin builds UPDATE xxl_job_log t JOIN (SELECT ? AS id, … UNION
-// ALL SELECT …) v ON t.id = v.id SET t.c = v.c, … . A repeated id takes
-// its last values, as one statement per row would leave it.
-func (s *Store) triggerInfoJoin(rows []JobLog) sq.Sqlizer {
+// caseRows bounds the rows of one CASE-batched UPDATE: each CASE is
+// scanned per row, so its cost grows with the square of the rows.
+const caseRows = 100
+
+// triggerInfoCase builds UPDATE xxl_job_log SET c = CASE id WHEN ? THEN ?
+// … END, … WHERE id IN (…). CASE, unlike a join with the values as a
+// derived table, needs no temporary table: the long trigger_msg values
+// made MariaDB write one to disk per statement. A repeated id takes its
+// last values, as one statement per row would leave it.
+func (s *Store) triggerInfoCase(rows []JobLog) sq.Sqlizer {
 	rows = lastLogPerID(rows)
-	var b strings.Builder
-	args := make([]any, 0, len(rows)*(len(triggerInfoColumns)+1))
-	b.WriteString("UPDATE xxl_job_log t JOIN (")
+	values := make([][]any, len(rows))
 	for i, l := range rows {
-		if i > 0 {
-			b.WriteString(" UNION ALL ")
-		}
-		b.WriteString("SELECT ?")
-		if i == 0 {
-			b.WriteString(" AS id")
-		}
-		for _, c := range triggerInfoColumns {
-			b.WriteString(", ?")
-			if i == 0 {
-				b.WriteString(" AS " + c)
-			}
-		}
-		args = append(args, l.ID)
-		args = append(args, s.triggerInfoValues(l)...)
+		values[i] = s.triggerInfoValues(l)
 	}
-	b.WriteString(") v ON t.id = v.id SET ")
-	for i, c := range triggerInfoColumns {
-		if i > 0 {
+	return caseUpdate(rows, triggerInfoColumns, values, "")
+}
+
+// caseUpdate builds the CASE-batched UPDATE of xxl_job_log setting columns
+// to values[i] for rows[i], with an extra condition (may be "").
+func caseUpdate(rows []JobLog, columns []string, values [][]any, where string) sq.Sqlizer {
+	var b strings.Builder
+	args := make([]any, 0, len(rows)*(2*len(columns)+1))
+	b.WriteString("UPDATE xxl_job_log SET ")
+	for c, name := range columns {
+		if c > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString("t." + c + " = v." + c)
+		b.WriteString(name + " = CASE id")
+		for i, l := range rows {
+			b.WriteString(" WHEN ? THEN ?")
+			args = append(args, l.ID, values[i][c])
+		}
+		b.WriteString(" END")
 	}
+	b.WriteString(" WHERE id IN (")
+	for i, l := range rows {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("?")
+		args = append(args, l.ID)
+	}
+	b.WriteString(")" + where)
 	return sq.Expr(b.String(), args...)
 }
 
@@ -429,7 +441,7 @@ func (s *Store) LogLoadManyForUpdate(ctx context.Context, ids []int64) (map[int6
 }
 
 // LogFinishMany is LogFinish for many logs: the handle result of each row
-// still open (handle_code <= 0), one statement per 500 rows on MySQL, one
+// still open (handle_code <= 0), one statement per 100 rows on MySQL, one
 // prepared statement per row on SQLite. It returns how many rows it
 // finished; callers that need to know which lock them first
 // (LogLoadManyForUpdate).
@@ -466,8 +478,8 @@ func (s *Store) LogFinishMany(ctx context.Context, rows []JobLog) (int64, error)
 			}
 			return nil
 		}
-		for start := 0; start < len(sorted); start += batchRows {
-			k, err := tx.exec(ctx, tx.handleInfoJoin(sorted[start:min(start+batchRows, len(sorted))]))
+		for start := 0; start < len(sorted); start += caseRows {
+			k, err := tx.exec(ctx, tx.handleInfoCase(sorted[start:min(start+caseRows, len(sorted))]))
 			if err != nil {
 				return err
 			}
@@ -481,30 +493,19 @@ func (s *Store) LogFinishMany(ctx context.Context, rows []JobLog) (int64, error)
 	return n, nil
 }
 
-// handleInfoJoin builds the batched LogFinish: UPDATE xxl_job_log t JOIN
-// (SELECT ? AS id, … UNION ALL …) v ON t.id = v.id SET … WHERE
-// t.handle_code <= 0. Of rows sharing an id the first wins, as the first
+// handleInfoCase builds the batched LogFinish (see triggerInfoCase), only
+// for rows still open. Of rows sharing an id the first wins, as the first
 // of several single statements would.
-func (s *Store) handleInfoJoin(rows []JobLog) sq.Sqlizer {
+func (s *Store) handleInfoCase(rows []JobLog) sq.Sqlizer {
 	seen := make(map[int64]bool, len(rows))
-	var b strings.Builder
-	args := make([]any, 0, len(rows)*4)
-	b.WriteString("UPDATE xxl_job_log t JOIN (")
-	first := true
+	var first []JobLog
+	var values [][]any
 	for _, l := range rows {
-		if seen[l.ID] {
-			continue
+		if !seen[l.ID] {
+			seen[l.ID] = true
+			first = append(first, l)
+			values = append(values, []any{s.dbTimePtr(l.HandleTime), l.HandleCode, l.HandleMsg})
 		}
-		seen[l.ID] = true
-		if first {
-			b.WriteString("SELECT ? AS id, ? AS handle_time, ? AS handle_code, ? AS handle_msg")
-			first = false
-		} else {
-			b.WriteString(" UNION ALL SELECT ?, ?, ?, ?")
-		}
-		args = append(args, l.ID, s.dbTimePtr(l.HandleTime), l.HandleCode, l.HandleMsg)
 	}
-	b.WriteString(") v ON t.id = v.id SET t.handle_time = v.handle_time, t.handle_code = v.handle_code, " +
-		"t.handle_msg = v.handle_msg WHERE t.handle_code <= 0")
-	return sq.Expr(b.String(), args...)
+	return caseUpdate(first, []string{"handle_time", "handle_code", "handle_msg"}, values, " AND handle_code <= 0")
 }

@@ -60,6 +60,7 @@ func run() error {
 	flag.BoolVar(&o.inProcess, "inprocess", false, "run our admin in this process (for -cpuprofile)")
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "with -inprocess: write a CPU profile of the measured part here")
 	keep := flag.Bool("keep", false, "keep the admin logs (temporary directory)")
+	flag.BoolVar(&o.dump, "dump", false, "with -keep: also write every run received and every log row there")
 	flag.Parse()
 	o.extra = strings.Fields(*extra)
 	switch {

@@ -254,8 +254,15 @@ func measure(ctx context.Context, o options, n int) (*report, error) {
 	}
 	// Misses and duplicates over the whole run, misses of the warm-up
 	// apart; lateness and counts of the measured part from its fires only.
-	whole := cluster.Analyze(fires, ids, first, last, []cluster.Window{{From: first, To: from.Add(-time.Second)}})
+	whole := cluster.Analyze(slices.Clone(fires), ids, first, last, []cluster.Window{{From: first, To: from.Add(-time.Second)}})
 	rep.Missed, rep.MissedWarmUp, rep.Duplicates = whole.MissesElsewhere, whole.MissesExcused, whole.Duplicates
+	if o.dump {
+		if err := db.Dump(ctx, dir, group, fires); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(os.Stderr, "benchsched: fires and log rows in %s; first duplicates %v; first misses %v\n",
+			dir, whole.DuplicateSlots, whole.Missed)
+	}
 	steady := cluster.Analyze(slices.DeleteFunc(fires, func(f cluster.Fire) bool { return f.At.Before(from) }), ids, from, last, nil)
 	rep.Planned, rep.Fired = steady.Planned, steady.Fired
 	rep.LatenessMs.P50 = ms(steady.Lateness.P50)

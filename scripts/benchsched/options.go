@@ -16,4 +16,5 @@ type options struct {
 	cpuProfile string
 	tmp        string
 	tag        string // names the output file: sched-<admin>-<N><tag>.json
+	dump       bool   // write the fires and log rows beside the admin log
 }
