@@ -16,10 +16,15 @@ const (
 	recordQueue = 8192
 	// retryPause separates a failed batch from its rows' retries.
 	retryPause = 100 * time.Millisecond
+	// recordLinger is how long a recorder waits for more results before it
+	// writes what it has: a second's burst of /run calls then gives a few
+	// statements of hundreds of rows, written after the burst, instead of
+	// many small ones competing with it for the CPU.
+	recordLinger = 50 * time.Millisecond
 )
 
-// recorder writes the results of fired triggers in batches: whatever has
-// arrived while the last batch was written, up to 500 rows per statement.
+// recorder writes the results of fired triggers in batches: what arrives
+// within recordLinger of the first, up to 500 rows.
 // A sender does not wait for its row: it goes on to the next trigger. Rows
 // of a failed batch are retried one by one, so one bad row cannot keep
 // the others at trigger_code 0.
@@ -54,8 +59,11 @@ func (r *recorder) put(o outcome) { r.in <- o }
 
 func (r *recorder) loop() {
 	batch := make([]outcome, 0, prepareBatch)
+	linger := time.NewTimer(time.Hour)
+	defer linger.Stop()
 	for first := range r.in {
 		batch = append(batch[:0], first)
+		linger.Reset(recordLinger)
 	fill:
 		for len(batch) < prepareBatch {
 			select {
@@ -64,8 +72,14 @@ func (r *recorder) loop() {
 					break fill
 				}
 				batch = append(batch, o)
-			default:
+			case <-linger.C:
 				break fill
+			}
+		}
+		if !linger.Stop() {
+			select {
+			case <-linger.C:
+			default:
 			}
 		}
 		r.write(batch)

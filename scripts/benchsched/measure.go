@@ -101,9 +101,12 @@ func measure(ctx context.Context, o options, n int) (*report, error) {
 		return nil, err
 	}
 	defer db.Close()
-	exec := cluster.StartExecutor()
+	exec, err := startExecutor()
+	if err != nil {
+		return nil, err
+	}
 	defer exec.Close()
-	group, ids, err := db.Seed(ctx, n, exec.Address())
+	group, ids, err := db.Seed(ctx, n, exec.address())
 	if err != nil {
 		return nil, err
 	}
