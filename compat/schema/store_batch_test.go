@@ -170,19 +170,23 @@ func TestLogUpdateTriggerInfoMany(t *testing.T) {
 	})
 }
 
-// TestJobLoadMany: the jobs of many ids in one call, each as JobLoad reads
-// it; repeated and missing ids are fine.
-func TestJobLoadMany(t *testing.T) {
+// TestJobTriggerLoad: the jobs of many ids in one call, each with the
+// columns a trigger reads as JobLoad reads them; repeated and missing ids
+// are fine.
+func TestJobTriggerLoad(t *testing.T) {
 	forEachPrepared(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
+		glue := at(s, 2024, 5, 6, 7, 8, 9)
 		var ids []int
 		for i := range 1500 {
-			id, err := s.JobSave(ctx, JobInfo{JobGroup: 1, JobDesc: fmt.Sprint("job ", i), ScheduleType: "NONE",
-				MisfireStrategy: "DO_NOTHING", GlueType: "BEAN", ExecutorParam: Ptr(fmt.Sprint(i))})
+			id, err := s.JobSave(ctx, JobInfo{JobGroup: 1 + i%2, JobDesc: fmt.Sprint("job ", i), ScheduleType: "NONE",
+				MisfireStrategy: "DO_NOTHING", GlueType: "BEAN", ExecutorParam: Ptr(fmt.Sprint(i)), ExecutorHandler: Ptr("h"),
+				ExecutorRouteStrategy: Ptr("ROUND"), ExecutorBlockStrategy: Ptr("COVER_EARLY"), ExecutorTimeout: i % 7,
+				ExecutorFailRetryCount: i % 3, GlueSource: Ptr("src"), GlueUpdatetime: &glue})
 			mustNoErr(t, err)
 			ids = append(ids, id)
 		}
-		got, err := s.JobLoadMany(ctx, append(ids, ids[0], ids[len(ids)-1]+100))
+		got, err := s.JobTriggerLoad(ctx, append(ids, ids[0], ids[len(ids)-1]+100))
 		mustNoErr(t, err)
 		if len(got) != len(ids) {
 			t.Fatalf("%d jobs for %d ids", len(got), len(ids))
@@ -190,14 +194,14 @@ func TestJobLoadMany(t *testing.T) {
 		for _, id := range []int{ids[0], ids[999], ids[1000], ids[1499]} {
 			one, err := s.JobLoad(ctx, id)
 			mustNoErr(t, err)
-			if fmt.Sprintf("%+v", derefJob(one)) != fmt.Sprintf("%+v", derefJob(got[id])) {
-				t.Errorf("job %d: JobLoadMany %+v, JobLoad %+v", id, derefJob(got[id]), derefJob(one))
+			if derefJob(one) != derefJob(got[id]) {
+				t.Errorf("job %d: JobTriggerLoad %s, JobLoad %s", id, derefJob(got[id]), derefJob(one))
 			}
 		}
 	})
 }
 
-// derefJob prints a job's pointer fields by value.
+// derefJob prints the columns a trigger reads.
 func derefJob(j JobInfo) string {
 	p := func(s *string) string {
 		if s == nil {
@@ -205,55 +209,7 @@ func derefJob(j JobInfo) string {
 		}
 		return *s
 	}
-	return fmt.Sprintf("%d %d %s %s %s %s %s %d %d", j.ID, j.JobGroup, j.JobDesc, p(j.ExecutorParam), p(j.ExecutorHandler),
-		j.ScheduleType, j.GlueType, j.TriggerStatus, j.TriggerNextTime)
-}
-
-// TestLogFinishMany: the batched finish writes the handle result of open
-// rows only (the handle_code guard of LogFinish), takes the first of two
-// results for one row, and reports how many it finished.
-func TestLogFinishMany(t *testing.T) {
-	forEachPrepared(t, func(t *testing.T, s *Store) {
-		ctx := context.Background()
-		trig := at(s, 2024, 6, 4, 8, 0, 0)
-		done := at(s, 2024, 6, 4, 8, 0, 9)
-		rows := make([]JobLog, 600)
-		for i := range rows {
-			rows[i] = JobLog{JobGroup: 1, JobID: 3, TriggerTime: &trig}
-		}
-		ids, err := s.LogSaveMany(ctx, rows)
-		mustNoErr(t, err)
-		// The first ten already have a result.
-		for _, id := range ids[:10] {
-			_, err := s.LogFinish(ctx, JobLog{ID: id, HandleTime: &trig, HandleCode: 500, HandleMsg: Ptr("earlier")})
-			mustNoErr(t, err)
-		}
-		var fin []JobLog
-		for i, id := range ids {
-			fin = append(fin, JobLog{ID: id, HandleTime: &done, HandleCode: 200, HandleMsg: Ptr(fmt.Sprintf("ok %d 😀", i))})
-		}
-		fin = append(fin, JobLog{ID: ids[20], HandleTime: &done, HandleCode: 500, HandleMsg: Ptr("second")})
-		var n int64
-		err = s.WithTx(ctx, func(tx *Store) error {
-			locked, err := tx.LogLoadManyForUpdate(ctx, ids)
-			if err != nil || len(locked) != len(ids) {
-				return fmt.Errorf("locked %d of %d: %v", len(locked), len(ids), err)
-			}
-			n, err = tx.LogFinishMany(ctx, fin)
-			return err
-		})
-		mustNoErr(t, err)
-		if n != 590 {
-			t.Errorf("finished %d rows, want 590", n)
-		}
-		got, err := s.LogLoadMany(ctx, ids)
-		mustNoErr(t, err)
-		for i, id := range ids {
-			want := JobLog{ID: id, JobGroup: 1, JobID: 3, TriggerTime: &trig, HandleTime: &done, HandleCode: 200, HandleMsg: Ptr(fmt.Sprintf("ok %d 😀", i))}
-			if i < 10 {
-				want.HandleTime, want.HandleCode, want.HandleMsg = &trig, 500, Ptr("earlier")
-			}
-			assertRow(t, got[id], want)
-		}
-	})
+	return fmt.Sprintf("%d %d %s %s %s %s %d %d %s %s %v", j.ID, j.JobGroup, p(j.ExecutorRouteStrategy), p(j.ExecutorHandler),
+		p(j.ExecutorParam), p(j.ExecutorBlockStrategy), j.ExecutorTimeout, j.ExecutorFailRetryCount, j.GlueType, p(j.GlueSource),
+		j.GlueUpdatetime)
 }

@@ -29,7 +29,7 @@ func (f *Flow) prepare(ctx context.Context, reqs []Request) ([]*firing, error) {
 	for i, r := range reqs {
 		ids[i] = r.JobID
 	}
-	jobs, err := f.store.JobLoadMany(ctx, ids)
+	jobs, err := f.store.JobTriggerLoad(ctx, ids)
 	if err != nil {
 		return nil, err
 	}

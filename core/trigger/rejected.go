@@ -27,7 +27,7 @@ func (f *Flow) recordRejected(ctx context.Context, rejs []rejection) error {
 	for i, r := range rejs {
 		ids[i] = r.req.JobID
 	}
-	jobs, err := f.store.JobLoadMany(ctx, ids)
+	jobs, err := f.store.JobTriggerLoad(ctx, ids)
 	if err != nil {
 		return fmt.Errorf("record %d rejected triggers: %w", len(rejs), err)
 	}
