@@ -12,6 +12,12 @@ import (
 // misfired (scheduler.md §3.2 case A).
 const MisfireAfter = 5 * time.Second
 
+// leaveMargin is how long a fire taken from the intake may still take to
+// leave (prepared with its batch, then sent) on a busy admin: fires taken
+// later than MisfireAfter - leaveMargin are misfired, so that none leaves
+// more than MisfireAfter late.
+const leaveMargin = time.Second
+
 // intake holds the triggers of one pool that are accepted but not yet
 // prepared, bounded in number. Triggers for now (console, API, retries,
 // child jobs) wait in arrival order and go first; planned ones (schedule
@@ -85,12 +91,12 @@ func (in *intake) take(now, horizon time.Time, max int) (reqs, misfired []Reques
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	for sec, b := range in.buckets {
-		if now.Sub(time.Unix(sec, 0)) <= MisfireAfter {
+		if now.Sub(time.Unix(sec, 0)) <= MisfireAfter-leaveMargin {
 			continue
 		}
 		kept := b.reqs[:0]
 		for _, r := range b.reqs {
-			if r.Misfire != "" && now.Sub(r.At) > MisfireAfter {
+			if r.Misfire != "" && now.Sub(r.At) > MisfireAfter-leaveMargin {
 				misfired = append(misfired, r)
 			} else {
 				kept = append(kept, r)

@@ -170,8 +170,11 @@ func (l *lane) misfire(reqs []Request) {
 			continue
 		}
 		once[r.JobID] = true
+		if !l.intake.put(Request{JobID: r.JobID, Type: TypeMisfire, FailRetryCount: -1}) {
+			skipped = append(skipped, r.JobID) // no room even for the one fire
+			continue
+		}
 		fired = append(fired, r.JobID)
-		l.intake.put(Request{JobID: r.JobID, Type: TypeMisfire, FailRetryCount: -1})
 	}
 	l.p.flow.tally.add(countMisfireSkipped, skipped...)
 	l.p.flow.tally.add(countMisfireFired, fired...)

@@ -185,7 +185,8 @@ func (p *Pools) Stop() {
 
 // Submit queues a trigger without blocking. When the chosen pool is full it
 // returns ErrPoolFull and records a failed log row (asynchronously) so the
-// trigger does not vanish.
+// trigger does not vanish — unless it is a planned fire with a misfire
+// strategy, which misfires instead (see lane.misfire).
 func (p *Pools) Submit(req Request) error {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
@@ -194,7 +195,15 @@ func (p *Pools) Submit(req Request) error {
 	}
 	l := p.choose(req.JobID)
 	if !l.intake.put(req) {
-		p.reject(l, req)
+		if req.Misfire != "" {
+			// A planned fire the pool has no room for cannot leave on time
+			// either: it misfires (counted) instead of becoming a failed
+			// row, which the fail monitor would alarm and retry, adding
+			// load to an admin that has none to spare.
+			l.misfire([]Request{req})
+		} else {
+			p.reject(l, req)
+		}
 		return fmt.Errorf("job %d: %s pool (%d queued): %w", req.JobID, l.name, l.intake.cap, ErrPoolFull)
 	}
 	return nil

@@ -178,7 +178,8 @@ func TestPoolsDemotion(t *testing.T) {
 
 // TestPoolsFull: a full queue refuses without blocking, returns ErrPoolFull
 // and writes a failed log row naming the pool (scheduler.md §4 overflow,
-// recorded instead of lost); the accepted triggers still run.
+// recorded instead of lost); a planned fire refused so misfires instead
+// (counted, no row); the accepted triggers still run.
 func TestPoolsFull(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, s *schema.Store) {
 		release := make(chan struct{})
@@ -206,6 +207,11 @@ func TestPoolsFull(t *testing.T) {
 		if !errors.Is(err, ErrPoolFull) {
 			t.Fatalf("Submit into a full queue = %v, want ErrPoolFull", err)
 		}
+		// A planned fire with a misfire strategy misfires instead: no row.
+		planned := Request{JobID: job.ID, Type: TypeCron, FailRetryCount: -1, At: time.Now(), Misfire: "DO_NOTHING"}
+		if err := p.Submit(planned); !errors.Is(err, ErrPoolFull) {
+			t.Fatalf("planned fire into a full queue = %v, want ErrPoolFull", err)
+		}
 		if st := p.Stats(); st.Rejected != 1 || st.Fast.Queued != 2 {
 			t.Errorf("stats %+v", st)
 		}
@@ -229,7 +235,7 @@ func TestPoolsFull(t *testing.T) {
 			!strings.HasSuffix(msg, "</span><br>Trigger rejected: the fast trigger pool is full (2 triggers queued); the job was not run.<br><br>") {
 			t.Errorf("rejection row: retry %d msg %s", rejected[0].ExecutorFailRetryCount, msg)
 		}
-		if r.counted(t, "rejected_pool_full") != 1 {
+		if r.counted(t, "rejected_pool_full") != 1 || r.counted(t, "misfire_skipped") != 1 {
 			t.Errorf("no summary line counting the rejection: %s", r.logText())
 		}
 	})
