@@ -197,6 +197,11 @@ func measure(ctx context.Context, o options, n int) (*report, error) {
 	if prof != nil {
 		pprof.StopCPUProfile()
 		prof.Close()
+		// What was allocated since the start, for finding the garbage the
+		// collector's share of the CPU profile comes from.
+		if err := writeProfile("allocs", o.cpuProfile+".allocs"); err != nil {
+			return nil, err
+		}
 	}
 	stopProbe()
 	<-probeDone
@@ -300,6 +305,16 @@ func sleepUntil(ctx context.Context, at time.Time) bool {
 	case <-ctx.Done():
 		return false
 	}
+}
+
+// writeProfile writes one of this process's runtime profiles.
+func writeProfile(name, path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return pprof.Lookup(name).WriteTo(f, 0)
 }
 
 // writeGoroutines writes this process's goroutine stacks, grouped.
