@@ -64,14 +64,21 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 		m.WatchStore(store.Errors)
 	}
 	obs := observersOf(m)
-	client := api.NewClient(api.ClientConfig{AccessToken: cfg.AccessToken})
+	// Every sender of both pools keeps its executor connection between
+	// triggers: a pool of 64 per executor closed and reopened the rest at
+	// every busy second.
+	client := api.NewClient(api.ClientConfig{AccessToken: cfg.AccessToken,
+		MaxIdleConnsPerHost: cfg.TriggerFastMax + cfg.TriggerSlowMax})
 	flow := trigger.NewFlow(trigger.FlowConfig{Store: store, Client: client, Texts: texts, Now: now, Log: log, Observer: obs.trigger})
 	// One schedule round hands over at most preRead triggers at once (a
-	// whole second of jobs that share a second); the fast queue holds that
-	// much so a burst is queued, not refused. Java's fixed 1000 refuses it.
+	// whole second of jobs that share a second), and full rounds follow
+	// each other. The fast queue holds ten such rounds, more than an
+	// overloaded admin's backlog of the misfire bound (trigger.MisfireAfter,
+	// 5 s), so it applies misfire strategies to that backlog instead of
+	// refusing it. Java's fixed 1000 refuses a busy second.
 	preRead := (cfg.TriggerFastMax + cfg.TriggerSlowMax) * 20
 	pools := trigger.NewPools(trigger.PoolConfig{FastMax: cfg.TriggerFastMax, SlowMax: cfg.TriggerSlowMax,
-		QueueSize: preRead, Now: now, Log: log}, flow)
+		QueueSize: 10 * preRead, Now: now, Log: log}, flow)
 	if m != nil {
 		m.WatchPools(pools.Stats)
 	}

@@ -41,7 +41,7 @@ func New(b Build) *Metrics {
 	m := &Metrics{
 		reg: prometheus.NewRegistry(),
 		triggers: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Name: "triggers_total",
-			Help: "Triggers run, by trigger type and result (success, fail, rejected by a full pool)."},
+			Help: "Triggers run, by trigger type and result (success, fail, rejected by a full pool, misfired: a planned fire an overloaded admin skipped)."},
 			[]string{"trigger_type", "result"}),
 		lateness: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: ns, Name: "trigger_lateness_seconds",
 			Help:    "How late scheduled fires were handed to the trigger pools after their planned time.",

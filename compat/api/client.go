@@ -69,6 +69,7 @@ type Client struct {
 	maxLog   int64
 	http     *http.Client
 	idleConn func()
+	direct   *direct
 }
 
 // NewClient builds a Client; zero config values take the defaults.
@@ -119,11 +120,15 @@ func NewClient(cfg ClientConfig) *Client {
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		},
 		idleConn: transport.CloseIdleConnections,
+		direct:   newDirect(dialer, cfg.MaxIdleConnsPerHost, transport.IdleConnTimeout),
 	}
 }
 
 // CloseIdleConnections closes pooled keep-alive connections (on shutdown).
-func (c *Client) CloseIdleConnections() { c.idleConn() }
+func (c *Client) CloseIdleConnections() {
+	c.idleConn()
+	c.direct.closeIdle()
+}
 
 // Run sends a trigger (§3.4).
 func (c *Client) Run(ctx context.Context, address string, p TriggerParam) ReturnT[string] {
@@ -174,11 +179,36 @@ func call[T any](ctx context.Context, c *Client, address, word string, param any
 	if err != nil {
 		return remotingError[T]("encode request: "+err.Error(), url)
 	}
+	var status int
+	var answer []byte
+	var failure string
+	if target, ok := c.direct.target(url, c.token); ok {
+		status, answer, failure = c.direct.exchange(ctx, target, body, c.timeout, c.limit, maxBody)
+	} else {
+		status, answer, failure = c.exchangeHTTP(ctx, url, body, maxBody)
+	}
+	switch {
+	case failure != "":
+		return remotingError[T](failure, url)
+	case status != http.StatusOK:
+		return Fail[T]("xxl-job remoting fail, StatusCode(" + strconv.Itoa(status) + ") invalid. for url : " + url)
+	}
+	r, err := DecodeReturnT[T](answer)
+	if err != nil {
+		return Fail[T]("xxl-job remoting (url=" + url + ") response content invalid(" + string(answer) + ").")
+	}
+	return r
+}
+
+// exchangeHTTP is one POST through net/http (https addresses and anything
+// the direct path does not take): the status, the answer of a 200, or the
+// transport failure text.
+func (c *Client) exchangeHTTP(ctx context.Context, url string, body []byte, maxBody int64) (status int, answer []byte, failure string) {
 	ctx, cancel := context.WithTimeout(ctx, c.limit)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
-		return remotingError[T](err.Error(), url)
+		return 0, nil, err.Error()
 	}
 	req.Header["Content-Type"] = []string{"application/json;charset=UTF-8"}
 	req.Header["Accept-Charset"] = []string{"application/json;charset=UTF-8"}
@@ -190,27 +220,20 @@ func call[T any](ctx context.Context, c *Client, address, word string, param any
 	resp, err := c.http.Do(req)
 	if err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return remotingError[T](c.overLimit(), url)
+			return 0, nil, c.overLimit()
 		}
-		return remotingError[T](transportErrorText(err, false), url)
+		return 0, nil, transportErrorText(err, false)
 	}
 	defer func() { _ = resp.Body.Close() }()
 	if resp.StatusCode != http.StatusOK {
 		discard(resp.Body)
-		return Fail[T]("xxl-job remoting fail, StatusCode(" + strconv.Itoa(resp.StatusCode) + ") invalid. for url : " + url)
+		return resp.StatusCode, nil, ""
 	}
-	answer, failure := readAnswer(resp, c.timeout, cancel, maxBody)
-	switch {
-	case failure != "" && errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return remotingError[T](c.overLimit(), url)
-	case failure != "":
-		return remotingError[T](failure, url)
+	answer, failure = readAnswer(resp, c.timeout, cancel, maxBody)
+	if failure != "" && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return 0, nil, c.overLimit()
 	}
-	r, err := DecodeReturnT[T](answer)
-	if err != nil {
-		return Fail[T]("xxl-job remoting (url=" + url + ") response content invalid(" + string(answer) + ").")
-	}
-	return r
+	return resp.StatusCode, answer, failure
 }
 
 // overLimit is the failure text of a call that outlasted the call limit.

@@ -28,6 +28,7 @@ type Store struct {
 	loc  *time.Location
 	sb   sq.StatementBuilderType
 	errs *atomic.Int64 // shared with the Stores of its transactions
+	caps *insertCaps   // shared likewise
 }
 
 // PoolSettings map spring.datasource.hikari.* onto database/sql limits.
@@ -79,7 +80,8 @@ func newStore(db *sql.DB, d dialect, loc *time.Location) *Store {
 	if loc == nil {
 		loc = time.Local
 	}
-	return &Store{db: db, q: db, d: d, loc: loc, sb: sq.StatementBuilder.PlaceholderFormat(d.placeholders()), errs: new(atomic.Int64)}
+	return &Store{db: db, q: db, d: d, loc: loc, sb: sq.StatementBuilder.PlaceholderFormat(d.placeholders()), errs: new(atomic.Int64),
+		caps: &insertCaps{}}
 }
 
 // Errors counts the statements, transactions and pings the database failed

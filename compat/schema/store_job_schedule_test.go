@@ -238,3 +238,67 @@ func TestIsConflict(t *testing.T) {
 		}
 	}
 }
+
+// TestJobScheduleMoveShared: jobs due together on one schedule share one
+// plain UPDATE per move (beyond 1,000 ids as well), mixed with jobs of
+// their own; the compare-and-set holds for them too: one shared job moved
+// by someone else makes the whole write-back a conflict that writes
+// nothing.
+func TestJobScheduleMoveShared(t *testing.T) {
+	forEachPrepared(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		var moves []ScheduleMove
+		err := s.WithTx(ctx, func(tx *Store) error {
+			for i := range 1300 {
+				next := int64(5000) // three groups of shared moves, and singles
+				switch {
+				case i >= 1200:
+					next = 6000 + int64(i)
+				case i >= 1100:
+					next = 5500
+				}
+				id, err := tx.JobSave(ctx, JobInfo{JobGroup: 1, JobDesc: "shared", ScheduleType: "FIX_RATE",
+					MisfireStrategy: "DO_NOTHING", GlueType: "BEAN", TriggerStatus: 1, TriggerNextTime: next})
+				if err != nil {
+					return err
+				}
+				status := 1
+				if i%2 == 1 && i < 1100 {
+					status = 0 // a second shared move among the same time read
+				}
+				moves = append(moves, ScheduleMove{ID: id, FromNext: next, Status: status, Last: next, Next: next + 1000})
+			}
+			return nil
+		})
+		mustNoErr(t, err)
+		if shared, rest := groupMoves(moves, true); len(shared) != 3 || len(rest) != 100 {
+			t.Fatalf("grouped into %d shared moves and %d singles, want 3 and 100", len(shared), len(rest))
+		}
+		check := func(moved bool) {
+			t.Helper()
+			for _, m := range moves {
+				got, err := s.JobLoad(ctx, m.ID)
+				mustNoErr(t, err)
+				want := triggerOf(1, 0, m.FromNext)
+				if moved {
+					want = triggerOf(m.Status, m.Last, m.Next)
+				}
+				if have := triggerOf(got.TriggerStatus, got.TriggerLastTime, got.TriggerNextTime); have != want {
+					t.Fatalf("job %d = %v, want %v", m.ID, have, want)
+				}
+			}
+		}
+		// One shared job moved by another writer: nothing is written.
+		stale := moves[700]
+		mustNoErr(t, s.JobScheduleUpdate(ctx, JobInfo{ID: stale.ID, TriggerStatus: 1, TriggerNextTime: 4242}))
+		if err := s.JobScheduleMove(ctx, moves); !IsConflict(err) {
+			t.Fatalf("stale shared move: %v, want a conflict", err)
+		}
+		mustNoErr(t, s.JobScheduleUpdate(ctx, JobInfo{ID: stale.ID, TriggerStatus: 1, TriggerNextTime: stale.FromNext}))
+		check(false)
+		mustNoErr(t, s.WithScheduleLock(ctx, func(tx *Store) error { return tx.JobScheduleMove(ctx, moves) }))
+		check(true)
+	})
+}
+
+func triggerOf(status int, last, next int64) string { return fmt.Sprint(status, "/", last, "/", next) }

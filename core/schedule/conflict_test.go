@@ -57,7 +57,7 @@ func TestRoundConflictFiresNothing(t *testing.T) {
 		if _, err := s.round(context.Background()); err != nil {
 			t.Fatalf("next round: %v", err)
 		}
-		want := []entry{{ringJob, ms(12 * time.Second)}, {lateJob, ms(14 * time.Second)}}
+		want := []entry{{ringJob, ms(12 * time.Second), "DO_NOTHING"}, {lateJob, ms(14 * time.Second), "DO_NOTHING"}}
 		if got := s.ring.snapshot(); !sameEntries(got, want) || len(rec.take()) != 0 {
 			t.Errorf("ring %v, want %v and no immediate fire", got, want)
 		}
@@ -129,7 +129,7 @@ func TestRoundSeesConcurrentEdit(t *testing.T) {
 	if got := rec.take(); len(got) != 0 {
 		t.Errorf("round fired %v; the edited job is no longer due", firedOf(got))
 	}
-	if got := s.ring.snapshot(); !sameEntries(got, []entry{{other, ms(12 * time.Second)}}) {
+	if got := s.ring.snapshot(); !sameEntries(got, []entry{{other, ms(12 * time.Second), "DO_NOTHING"}}) {
 		t.Errorf("ring %v, want only the other job", got)
 	}
 	if got := loadState(t, st, id); got.next != edited {

@@ -57,7 +57,7 @@ func TestIntegrationRealClock(t *testing.T) {
 		}
 		if cs := perJob[cronID]; len(cs) != 1 {
 			t.Errorf("cron job fired %d times, want 1", len(cs))
-		} else if got := cs[0].at.Truncate(time.Second); !got.Equal(due) {
+		} else if got := cs[0].at.Add(trigger.PrepareLead).Truncate(time.Second); !got.Equal(due) || !cs[0].req.At.Equal(due) {
 			t.Errorf("cron job fired at %v, want within second %v", cs[0].at, due)
 		}
 		if got := loadState(t, st, cronID); got != (triggerState{}) {
@@ -66,7 +66,7 @@ func TestIntegrationRealClock(t *testing.T) {
 		for _, id := range rate {
 			secs := map[int64]int{}
 			for _, c := range perJob[id] {
-				secs[c.at.Unix()]++
+				secs[c.at.Add(trigger.PrepareLead).Unix()]++ // handed over PrepareLead ahead
 			}
 			for sec := firstRound.Unix() + 1; sec <= end.Unix()-1; sec++ {
 				if secs[sec] != 1 {
@@ -74,14 +74,15 @@ func TestIntegrationRealClock(t *testing.T) {
 				}
 			}
 		}
-		// Every ring fire came in its planned second (or the next, via the
-		// look-back); every pushed time fired once (Stop drained the ring).
+		// Every ring fire came PrepareLead before its planned second (or
+		// the next, via the look-back); every pushed time fired once (Stop
+		// drained the ring).
 		pushed, ringFired := map[entry]int{}, map[entry]int{}
 		for _, o := range obs.take() {
 			switch {
 			case o.fired:
 				ringFired[o.entry]++
-				if lag := o.at.Unix() - o.planned/1000; lag < 0 || lag > 1 {
+				if lag := o.at.Add(trigger.PrepareLead).Unix() - o.planned/1000; lag < 0 || lag > 1 {
 					t.Errorf("job %d planned %d fired %d s late", o.jobID, o.planned, lag)
 				}
 			case o.ring:

@@ -20,6 +20,9 @@ const (
 	// timeout configured), so the loop carries on; it is above MySQL's
 	// default 50 s lock wait, which fails a round on its own.
 	roundTimeout = 60 * time.Second
+	// maxFullRounds bounds the full rounds run back to back: each moves
+	// its jobs a period on, so a handful reaches past the pre-read window.
+	maxFullRounds = 10
 )
 
 // runLoop is the schedule thread: rounds until ctx ends, paced like Java
@@ -30,7 +33,7 @@ func (s *Scheduler) runLoop(ctx, dbCtx context.Context) {
 		return
 	}
 	s.cfg.Log.Info().Int("preReadCount", s.cfg.PreReadCount).Msg("schedule loop started")
-	failures := 0
+	failures, full := 0, 0
 	for ctx.Err() == nil {
 		start := clk.Now()
 		rctx, cancel := context.WithTimeout(dbCtx, roundTimeout)
@@ -75,6 +78,16 @@ func (s *Scheduler) runLoop(ctx, dbCtx context.Context) {
 		if clk.Now().Sub(start) >= time.Second {
 			continue // a slow round is followed at once, as in Java
 		}
+		if err == nil && n >= s.cfg.PreReadCount && full < maxFullRounds {
+			full++
+			// A full round may have left due jobs unread (the pre-read is
+			// capped and ordered by id, so the same first jobs would fill
+			// every round and the rest never fire): read on at once. Java
+			// waits a second, and with more jobs due per second than the
+			// cap the jobs past it misfire.
+			continue
+		}
+		full = 0
 		if clk.SleepUntil(ctx, wakeAfter(clk.Now(), period)) != nil {
 			return
 		}
@@ -142,8 +155,7 @@ func (s *Scheduler) round(ctx context.Context) (int, error) {
 		if s.observe != nil {
 			s.observe(a, false)
 		}
-		if a.ring {
-			s.ring.push(a.entry)
+		if a.ring && s.ring.push(a.entry) {
 			continue
 		}
 		if err := s.submit(a.entry, a.typ); err != nil {
@@ -169,7 +181,13 @@ func (s *Scheduler) submit(e entry, typ trigger.Type) error {
 	if s.cfg.Observer != nil && e.planned > 0 {
 		s.cfg.Observer.Fired(time.Duration(s.cfg.Clock.Now().UnixMilli()-e.planned) * time.Millisecond)
 	}
-	return s.cfg.Submit.Submit(trigger.Request{JobID: e.jobID, Type: typ, FailRetryCount: -1})
+	req := trigger.Request{JobID: e.jobID, Type: typ, FailRetryCount: -1}
+	if typ == trigger.TypeCron {
+		// A planned fire: the pools prepare it ahead when it is early, and
+		// apply the misfire strategy when they cannot send it in time.
+		req.At, req.Misfire = time.UnixMilli(e.planned), e.misfire
+	}
+	return s.cfg.Submit.Submit(req)
 }
 
 // logRejected reports triggers the pools refused, once per batch so a full

@@ -96,11 +96,12 @@ func startFake(t *testing.T, st *schema.Store, start time.Time) (*Scheduler, *re
 }
 
 // TestStartAlignment: the loop's first round waits 5000 - now%1000 ms and
-// the ring wakes on the next whole second (scheduler.md §3.1, §3.3).
+// the ring wakes PrepareLead before the next whole second (scheduler.md
+// §3.1, §3.3; the lead lets the pools prepare the second's triggers).
 func TestStartAlignment(t *testing.T) {
 	st := sqliteDB(t)(t)
 	_, _, d := startFake(t, st, t0.Add(300*time.Millisecond))
-	want := []time.Time{t0.Add(time.Second), t0.Add(5 * time.Second)}
+	want := []time.Time{t0.Add(time.Second - trigger.PrepareLead), t0.Add(5 * time.Second)}
 	if got := d.clk.Deadlines(); !slices.EqualFunc(got, want, time.Time.Equal) {
 		t.Errorf("first wake-ups %v, want ring %v and loop %v", got, want[0], want[1])
 	}
@@ -155,8 +156,8 @@ type clockPusher struct {
 func (c *clockPusher) Submit(trigger.Request) error { c.clk.Advance(c.by); return nil }
 
 // TestFixRateEverySecond: a FIX_RATE 1 s job fires once in every second,
-// from the ring, at the second it was planned for (scheduler.md §3.2 C,
-// §3.3).
+// from the ring, handed to the pools PrepareLead before the second it was
+// planned for, with that time (scheduler.md §3.2 C, §3.3).
 func TestFixRateEverySecond(t *testing.T) {
 	st := sqliteDB(t)(t)
 	id := addJob(t, st, jobSpec{typ: "FIX_RATE", conf: "1", status: 1, next: ms(6*time.Second + 250*time.Millisecond)})
@@ -167,7 +168,11 @@ func TestFixRateEverySecond(t *testing.T) {
 		if c.req.JobID != id || c.req.Type != trigger.TypeCron {
 			t.Errorf("unexpected trigger %+v", c.req)
 		}
-		secs = append(secs, int(c.at.Sub(t0)/time.Second))
+		// Handed over PrepareLead before the planned time, with it.
+		if sent := c.req.At.Add(-trigger.PrepareLead); !c.at.Equal(sent.Truncate(time.Second).Add(time.Second-trigger.PrepareLead)) && !c.at.Equal(sent) {
+			t.Errorf("planned %v submitted at %v", c.req.At, c.at)
+		}
+		secs = append(secs, int(c.req.At.Sub(t0)/time.Second))
 	}
 	want := []int{6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20}
 	if !slices.Equal(secs, want) {
@@ -190,8 +195,6 @@ func TestMisfireAfterPause(t *testing.T) {
 			st := sqliteDB(t)(t)
 			id := addJob(t, st, jobSpec{typ: "FIX_RATE", conf: "1", misfire: tc.strategy, status: 1, next: ms(6*time.Second + 250*time.Millisecond)})
 			s, rec, d := startFake(t, st, t0)
-			var obs observations
-			s.observe = obs.add(d.clk)
 			d.until(t0.Add(8 * time.Second))
 			if before := rec.take(); len(before) != 3 { // 6.25, 7.25, 8.25
 				t.Fatalf("before the pause fired %d times, want 3", len(before))
@@ -205,29 +208,27 @@ func TestMisfireAfterPause(t *testing.T) {
 			if st1 := loadState(t, st, id); st1 != (triggerState{1, ms(10*time.Second + 250*time.Millisecond), ms(41 * time.Second)}) {
 				t.Errorf("stored %+v, want the grid restarted from the refresh time (41 s)", st1)
 			}
-			obs.take()
 			d.until(t0.Add(50 * time.Second))
 			// The restarted grid lies on whole seconds, the very second the
-			// loop pushes it, so each fire comes in its second or, when the
-			// tick won the race, one second later through the look-back.
-			fires := obs.take()
+			// loop reads it: a fire pushed after its second's tick (PrepareLead
+			// before the second) is handed over at once instead of waiting a
+			// minute in its slot; either way each second is handed over once,
+			// with its planned time, between its tick and the second after.
 			var planned []int64
-			for _, o := range fires {
-				if !o.fired {
+			for _, c := range rec.take() {
+				if c.req.Type != trigger.TypeCron || c.req.At.IsZero() {
+					t.Errorf("unexpected %+v", c.req)
 					continue
 				}
-				planned = append(planned, o.planned)
-				if lag := o.at.UnixMilli()/1000 - o.planned/1000; lag < 0 || lag > 1 {
-					t.Errorf("planned %d fired %d s late", o.planned, lag)
+				planned = append(planned, c.req.At.UnixMilli())
+				if early, late := c.req.At.Sub(c.at), c.at.Sub(c.req.At); early > trigger.PrepareLead || late > time.Second {
+					t.Errorf("planned %v handed over at %v", c.req.At.Sub(t0), c.at.Sub(t0))
 				}
 			}
 			for sec := 41; sec <= 49; sec++ {
 				if n := countOf(planned, ms(time.Duration(sec)*time.Second)); n != 1 {
 					t.Errorf("second %d fired %d times, want 1", sec, n)
 				}
-			}
-			if len(rec.take()) != len(planned) {
-				t.Error("every submit after the misfire should be a ring fire")
 			}
 			if pushed == 0 || s.ring.len() < pushed {
 				t.Errorf("entries pushed before the pause (%d) should still wait in their slots, ring has %d", pushed, s.ring.len())

@@ -44,21 +44,30 @@ func (p planner) plan(j *schema.JobInfo, nowMs int64) []action {
 		p.log.Warn().Int("jobId", j.ID).Int64("plannedMs", next).Str("misfireStrategy", j.MisfireStrategy).
 			Msg("schedule misfire")
 		if j.MisfireStrategy == misfireFireOnceNow {
-			out = append(out, action{entry: entry{j.ID, next}, typ: trigger.TypeMisfire})
+			out = append(out, action{entry: entry{j.ID, next, ""}, typ: trigger.TypeMisfire})
 		}
 		p.refresh(j, p.clock.Now().UnixMilli())
 	case nowMs > next: // B: late by less than 5 s, fire at once
-		out = append(out, action{entry: entry{j.ID, next}, typ: trigger.TypeCron})
+		out = append(out, action{entry: entry{j.ID, next, misfireOf(j)}, typ: trigger.TypeCron})
 		p.refresh(j, p.clock.Now().UnixMilli())
 		if j.TriggerStatus == 1 && nowMs+preReadMs > j.TriggerNextTime {
-			out = append(out, action{entry: entry{j.ID, j.TriggerNextTime}, typ: trigger.TypeCron, ring: true})
+			out = append(out, action{entry: entry{j.ID, j.TriggerNextTime, misfireOf(j)}, typ: trigger.TypeCron, ring: true})
 			p.refresh(j, j.TriggerNextTime)
 		}
 	default: // C: due within 5 s, wait in the ring
-		out = append(out, action{entry: entry{j.ID, next}, typ: trigger.TypeCron, ring: true})
+		out = append(out, action{entry: entry{j.ID, next, misfireOf(j)}, typ: trigger.TypeCron, ring: true})
 		p.refresh(j, next)
 	}
 	return out
+}
+
+// misfireOf is the job's misfire strategy for the pools; an unknown value
+// is DO_NOTHING, as MisfireStrategyEnum.match falls back to it.
+func misfireOf(j *schema.JobInfo) string {
+	if j.MisfireStrategy == misfireFireOnceNow {
+		return misfireFireOnceNow
+	}
+	return "DO_NOTHING"
 }
 
 // refresh moves the job to its next fire time after fromMs; a job without

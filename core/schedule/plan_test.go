@@ -21,10 +21,14 @@ func TestPlan(t *testing.T) {
 		st   triggerState
 	}
 	ringAt := func(d time.Duration) action {
-		return action{entry: entry{1, ms(d)}, typ: trigger.TypeCron, ring: true}
+		return action{entry: entry{1, ms(d), "DO_NOTHING"}, typ: trigger.TypeCron, ring: true}
 	}
 	fireAt := func(d time.Duration, typ trigger.Type) action {
-		return action{entry: entry{1, ms(d)}, typ: typ}
+		misfire := "DO_NOTHING"
+		if typ == trigger.TypeMisfire { // the compensation itself never misfires
+			misfire = ""
+		}
+		return action{entry: entry{1, ms(d), misfire}, typ: typ}
 	}
 	tests := []struct {
 		name string

@@ -5,12 +5,14 @@ import "sync"
 // ringSlots is one slot per second of a minute (scheduler.md §3.3).
 const ringSlots = 60
 
-// entry is one planned fire of a job: the id the ring submits and the
-// planned trigger_next_time (epoch ms) it stands for, kept for logs and
-// tests.
+// entry is one planned fire of a job: the id the ring submits, the planned
+// trigger_next_time (epoch ms) it stands for, and the job's misfire
+// strategy as the round read it (the pools apply it when they cannot fire
+// on time).
 type entry struct {
 	jobID   int
 	planned int64
+	misfire string
 }
 
 // ring is the in-memory time ring of one admin: second-of-minute → job
@@ -21,6 +23,9 @@ type ring struct {
 	slots   [ringSlots][]entry
 	n       int
 	waiters []chan struct{} // closed when the ring becomes empty
+	// ticked is the last epoch second taken (0: none yet). A fire for it or
+	// an earlier second would wait a whole minute in its slot.
+	ticked int64
 }
 
 // slotOf is the slot Java pushes a planned time into: epoch seconds mod 60.
@@ -36,21 +41,32 @@ func floorDiv(a, b int64) int64 {
 	return q
 }
 
-func (r *ring) push(e entry) {
+// push adds a fire to its slot, unless that second was already taken (a
+// round that committed after the tick of a second it planned): then it
+// returns false and the caller submits the fire at once. Java pushes it
+// anyway, and it fires a minute late when the slot comes round again.
+func (r *ring) push(e entry) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.ticked != 0 && floorDiv(e.planned, 1000) <= r.ticked {
+		return false
+	}
 	s := slotOf(e.planned)
 	r.slots[s] = append(r.slots[s], e)
 	r.n++
+	return true
 }
 
-// take removes and returns the entries of second and of the second before
-// it: the look-back that rescues a slot when a tick came late.
-func (r *ring) take(second int) []entry {
+// take removes and returns the entries of second (epoch seconds) and of
+// the second before it: the look-back that rescues a slot when a tick came
+// late.
+func (r *ring) take(second int64) []entry {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.ticked = max(r.ticked, second)
 	var out []entry
-	for _, s := range []int{second % ringSlots, (second + ringSlots - 1) % ringSlots} {
+	slot := int(floorMod(second, ringSlots))
+	for _, s := range []int{slot, (slot + ringSlots - 1) % ringSlots} {
 		out = append(out, r.slots[s]...)
 		r.n -= len(r.slots[s])
 		r.slots[s] = nil

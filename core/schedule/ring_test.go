@@ -26,16 +26,16 @@ func TestSlotOf(t *testing.T) {
 // their second to come round again (scheduler.md §3.3).
 func TestRingTakeLooksBack(t *testing.T) {
 	var r ring
-	for _, e := range []entry{{1, ms(5 * time.Second)}, {2, ms(6 * time.Second)}, {3, ms(6 * time.Second)}, {4, ms(3 * time.Second)}, {1, ms(0)}} {
+	for _, e := range []entry{{1, ms(5 * time.Second), "DO_NOTHING"}, {2, ms(6 * time.Second), "DO_NOTHING"}, {3, ms(6 * time.Second), "DO_NOTHING"}, {4, ms(3 * time.Second), "DO_NOTHING"}, {1, ms(0), "DO_NOTHING"}} {
 		r.push(e)
 	}
-	if got := r.take(6); !slices.Equal(got, []entry{{2, ms(6 * time.Second)}, {3, ms(6 * time.Second)}, {1, ms(5 * time.Second)}}) {
+	if got := r.take(6); !slices.Equal(got, []entry{{2, ms(6 * time.Second), "DO_NOTHING"}, {3, ms(6 * time.Second), "DO_NOTHING"}, {1, ms(5 * time.Second), "DO_NOTHING"}}) {
 		t.Errorf("take(6) = %v", got)
 	}
 	if got := r.take(6); len(got) != 0 {
 		t.Errorf("slots are removed once taken, got %v", got)
 	}
-	if got := r.take(1); !slices.Equal(got, []entry{{1, ms(0)}}) {
+	if got := r.take(1); !slices.Equal(got, []entry{{1, ms(0), "DO_NOTHING"}}) {
 		t.Errorf("take(1) = %v, want the slot-0 entry via look-back", got)
 	}
 	if r.len() != 1 {
@@ -57,10 +57,32 @@ func TestTickSubmitsCron(t *testing.T) {
 	st := sqliteDB(t)(t)
 	rec := &recorder{}
 	s := newScheduler(t, st, rec, clock.NewFake(t0))
-	s.ring.push(entry{7, ms(59 * time.Second)})
-	s.ring.push(entry{8, ms(0)})
+	s.ring.push(entry{7, ms(59 * time.Second), "DO_NOTHING"})
+	s.ring.push(entry{8, ms(0), "DO_NOTHING"})
 	s.tick(0)
 	if got := firedOf(rec.take()); !slices.Equal(got, []fired{{8, "CRON"}, {7, "CRON"}}) {
 		t.Errorf("tick(0) fired %v (second 0 then look-back to 59)", got)
+	}
+}
+
+// TestRingPushAfterTick: a fire for a second the ring has already taken
+// is refused (the caller submits it at once) instead of waiting a minute
+// in its slot; later seconds are kept.
+func TestRingPushAfterTick(t *testing.T) {
+	var r ring
+	if !r.push(entry{1, ms(5 * time.Second), "DO_NOTHING"}) {
+		t.Fatal("push before any tick refused")
+	}
+	r.take(t0.Add(5 * time.Second).Unix())
+	for _, tc := range []struct {
+		at   time.Duration
+		want bool
+	}{{4 * time.Second, false}, {5*time.Second + 999*time.Millisecond, false}, {6 * time.Second, true}} {
+		if got := r.push(entry{2, ms(tc.at), "DO_NOTHING"}); got != tc.want {
+			t.Errorf("push for %v after the tick of 5 s = %v, want %v", tc.at, got, tc.want)
+		}
+	}
+	if r.len() != 1 {
+		t.Errorf("ring holds %d, want the one later fire", r.len())
 	}
 }

@@ -47,7 +47,7 @@ func TestRoundWritesBack(t *testing.T) {
 			t.Errorf("submitted %v, want %v", got, wantFired)
 		}
 		// The late cron's next time (15 s) is not < now+5s, so it is not pushed.
-		wantRing := []entry{{ringJob, ms(12 * time.Second)}, {noneJob, ms(14 * time.Second)}}
+		wantRing := []entry{{ringJob, ms(12 * time.Second), "DO_NOTHING"}, {noneJob, ms(14 * time.Second), "DO_NOTHING"}}
 		gotRing := s.ring.snapshot()
 		slices.SortFunc(gotRing, func(a, b entry) int { return int(a.planned - b.planned) })
 		if !slices.Equal(gotRing, wantRing) {

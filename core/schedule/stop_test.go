@@ -2,6 +2,7 @@ package schedule
 
 import (
 	"context"
+	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
 	"slices"
 	"testing"
 	"time"
@@ -21,14 +22,16 @@ func TestStopDrainsRing(t *testing.T) {
 		t.Fatal(err)
 	}
 	newDriver(t, clk).settle()
-	s.ring.push(entry{42, ms(3 * time.Second)})
+	s.ring.push(entry{42, ms(3 * time.Second), "DO_NOTHING"})
 	stopDriving(t, s, clk)
 	got := rec.take()
-	if len(got) != 1 || got[0].req.JobID != 42 || !got[0].at.Equal(t0.Add(3*time.Second)) {
-		t.Errorf("fired %+v, want job 42 at 3 s", got)
+	// Submitted PrepareLead before its second, planned for the second.
+	sent := t0.Add(3*time.Second - trigger.PrepareLead)
+	if len(got) != 1 || got[0].req.JobID != 42 || !got[0].at.Equal(sent) || !got[0].req.At.Equal(t0.Add(3*time.Second)) {
+		t.Errorf("fired %+v, want job 42 at %v for 3 s", got, sent)
 	}
-	if !clk.Now().Equal(t0.Add(3 * time.Second)) {
-		t.Errorf("Stop returned at %v, want soon after the ring was empty (3 s)", clk.Now())
+	if !clk.Now().Equal(sent) {
+		t.Errorf("Stop returned at %v, want soon after the ring was empty (%v)", clk.Now(), sent)
 	}
 	s.Stop() // twice is safe
 }
@@ -44,7 +47,7 @@ func TestStopGivesUpAfter8s(t *testing.T) {
 		t.Fatal(err)
 	}
 	newDriver(t, clk).settle()
-	s.ring.push(entry{42, ms(30 * time.Second)})
+	s.ring.push(entry{42, ms(30 * time.Second), "DO_NOTHING"})
 	stopDriving(t, s, clk)
 	if got := rec.take(); len(got) != 0 {
 		t.Errorf("fired %v, want nothing", firedOf(got))
@@ -57,7 +60,7 @@ func TestStopGivesUpAfter8s(t *testing.T) {
 	if got := clk.Now().Sub(t0); got < ringDrainWait || got >= 20*time.Second {
 		t.Errorf("Stop returned after %v, want the 8 s drain limit, well before the entry at 30 s", got)
 	}
-	if !slices.Equal(s.ring.snapshot(), []entry{{42, ms(30 * time.Second)}}) {
+	if !slices.Equal(s.ring.snapshot(), []entry{{42, ms(30 * time.Second), "DO_NOTHING"}}) {
 		t.Error("entry should remain unfired")
 	}
 }

@@ -61,8 +61,11 @@ func NewCompleter(cfg CompleterConfig) *Completer {
 }
 
 // Callback processes one /api/callback POST, item by item in order, as one
-// unit of work (one statement loads every log of the POST; jobs are loaded
-// once per POST); children fire once it is committed.
+// unit of work in one transaction: one statement reads and locks every log
+// of the POST, jobs are loaded once per POST, and one statement per 500
+// items stores the results (a statement per item cost MariaDB about as
+// much as the rest of the POST). The locks make "this POST finished the
+// log" exact, so children fire once, after the commit.
 func (c *Completer) Callback(ctx context.Context, items []api.HandleCallbackParam) error {
 	ids := make([]int64, len(items))
 	for i, item := range items {
@@ -73,28 +76,35 @@ func (c *Completer) Callback(ctx context.Context, items []api.HandleCallbackPara
 		unknown  []int64
 		finished int
 	)
-	err := c.gc.Do(ctx, func(ctx context.Context, tx *schema.Store) error {
-		children, unknown, finished = children[:0], unknown[:0], 0 // the unit may run twice (see GroupCommit)
-		logs, err := tx.LogLoadMany(ctx, ids)
-		if err != nil {
-			return err
-		}
-		jobs := jobCache{}
-		for _, item := range items {
-			if _, ok := logs[item.LogID]; !ok {
-				unknown = append(unknown, item.LogID)
-				continue
-			}
-			won, fires, err := c.callbackItem(ctx, tx, logs, jobs, item)
+	err := c.gc.Do(ctx, func(ctx context.Context, gtx *schema.Store) error {
+		// A unit run alone by the group commit autocommits; this one must
+		// hold its locks until it has written.
+		return gtx.WithTx(ctx, func(tx *schema.Store) error {
+			children, unknown, finished = children[:0], unknown[:0], 0 // the unit may run twice (see GroupCommit)
+			logs, err := tx.LogLoadManyForUpdate(ctx, ids)
 			if err != nil {
 				return err
 			}
-			if won {
-				finished++
+			jobs := jobCache{}
+			var rows []schema.JobLog
+			for _, item := range items {
+				if _, ok := logs[item.LogID]; !ok {
+					unknown = append(unknown, item.LogID)
+					continue
+				}
+				row, fires, won, err := c.callbackItem(ctx, tx, logs, jobs, item)
+				if err != nil {
+					return err
+				}
+				if won {
+					rows = append(rows, row)
+					children = append(children, fires...)
+				}
 			}
-			children = append(children, fires...)
-		}
-		return nil
+			finished = len(rows)
+			_, err = tx.LogFinishMany(ctx, rows)
+			return err
+		})
 	})
 	if err != nil {
 		c.count(CallbackFailed, len(items))
@@ -131,22 +141,27 @@ func (c *Completer) count(result string, n int) {
 	}
 }
 
-// callbackItem stores one item's result; won reports whether this item
-// finished the log.
-func (c *Completer) callbackItem(ctx context.Context, tx *schema.Store, logs map[int64]schema.JobLog, jobs jobCache, item api.HandleCallbackParam) (won bool, fires []childFire, err error) {
+// callbackItem computes one item's result for a log read under lock: the
+// finished row and its children, or won false when the log already has a
+// result (an earlier delivery, or an earlier item of this POST).
+func (c *Completer) callbackItem(ctx context.Context, tx *schema.Store, logs map[int64]schema.JobLog, jobs jobCache, item api.HandleCallbackParam) (row schema.JobLog, fires []childFire, won bool, err error) {
 	l := logs[item.LogID]
 	if l.HandleCode > 0 {
 		c.log.Debug().Int64("log_id", item.LogID).Msg("repeated callback, skipped")
-		return false, nil, nil
+		return l, nil, false, nil
 	}
 	msg := mergeHandleMsg(l.HandleMsg, item.HandleMsg)
 	now := c.now()
 	l.HandleTime, l.HandleCode, l.HandleMsg = &now, item.HandleCode, &msg
-	won, fires, err = c.finish(ctx, tx, jobs, l)
-	if won {
-		logs[l.ID] = l // a repeat of this log later in the same POST is skipped
+	row, children, err := c.result(ctx, tx, jobs, l)
+	if err != nil {
+		return l, nil, false, err
 	}
-	return won, fires, err
+	logs[l.ID] = row // a repeat of this log later in the same POST is skipped
+	for _, id := range children {
+		fires = append(fires, childFire{parentLog: l.ID, jobID: id})
+	}
+	return row, fires, true, nil
 }
 
 // jobCache holds the jobs loaded while finishing one POST (nil: not found).
@@ -217,11 +232,29 @@ type childFire struct {
 }
 
 func (c *Completer) finish(ctx context.Context, s *schema.Store, jobs jobCache, l schema.JobLog) (bool, []childFire, error) {
+	row, children, err := c.result(ctx, s, jobs, l)
+	if err != nil {
+		return false, nil, err
+	}
+	won, err := s.LogFinish(ctx, row)
+	if err != nil || !won {
+		return false, nil, err
+	}
+	fires := make([]childFire, len(children))
+	for i, id := range children {
+		fires[i] = childFire{parentLog: l.ID, jobID: id}
+	}
+	return true, fires, nil
+}
+
+// result is the row a finished log gets: on success the child-trigger text
+// appended, handle_msg capped; and the child job ids to fire.
+func (c *Completer) result(ctx context.Context, s *schema.Store, jobs jobCache, l schema.JobLog) (schema.JobLog, []int, error) {
 	var children []int
 	if l.HandleCode == 200 {
 		job, err := jobs.load(ctx, s, l.JobID)
 		if err != nil {
-			return false, nil, err
+			return l, nil, err
 		}
 		if job != nil && job.ChildJobID != nil && strings.TrimSpace(*job.ChildJobID) != "" {
 			var text string
@@ -234,15 +267,7 @@ func (c *Completer) finish(ctx context.Context, s *schema.Store, jobs jobCache, 
 		capped := truncateUTF16(*l.HandleMsg, MaxHandleMsg)
 		l.HandleMsg = &capped
 	}
-	won, err := s.LogFinish(ctx, l)
-	if err != nil || !won {
-		return false, nil, err
-	}
-	fires := make([]childFire, len(children))
-	for i, id := range children {
-		fires[i] = childFire{parentLog: l.ID, jobID: id}
-	}
-	return true, fires, nil
+	return l, children, nil
 }
 
 // fire queues children after their parent's result is committed, so a

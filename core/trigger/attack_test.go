@@ -21,26 +21,33 @@ import (
 // so 40 jobs whose every trigger hangs cannot take the fast pool's workers
 // and a healthy job still runs.
 func TestAttackSlowDripStarvation(t *testing.T) {
+	s := openSQLite(t)
 	clock := &fakeClock{now: time.UnixMilli(60_000 * 29_000_000)}
 	release := make(chan struct{})
 	started := make(chan int, 1000)
 	healthy := make(chan struct{}, 1)
-	p := startPools(t, PoolConfig{Now: clock.Now}, funcRunner(func(ctx context.Context, req Request) error {
-		if req.JobID == 999 {
+	const bad = 40
+	var badJobs []int
+	for range bad {
+		badJobs = append(badJobs, seedJob(t, s, jobSpec{addressList: schema.Ptr("http://hangs/")}).ID)
+	}
+	good := seedJob(t, s, jobSpec{addressList: schema.Ptr("http://works/")}).ID
+	r := newPoolRig(t, s, PoolConfig{Now: clock.Now}, func(ctx context.Context, address string, p api.TriggerParam) api.ReturnT[string] {
+		if address == "http://works/" {
 			healthy <- struct{}{}
-			return nil
+			return api.ReturnT[string]{Code: 200}
 		}
-		started <- req.JobID
+		started <- p.JobID
 		select {
 		case <-release:
 		case <-ctx.Done():
 		}
-		return nil
-	}))
+		return api.ReturnT[string]{Code: 200}
+	}, nil)
+	p := r.pools
 	t.Cleanup(func() { close(release) }) // before p.Stop (cleanups run in reverse)
-	const bad = 40
-	for id := 1; id <= bad; id++ {
-		if err := p.Submit(Request{JobID: id, Type: TypeCron}); err != nil {
+	for _, id := range badJobs {
+		if err := p.Submit(Request{JobID: id, Type: TypeCron, FailRetryCount: -1}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -53,13 +60,13 @@ func TestAttackSlowDripStarvation(t *testing.T) {
 	}
 	// Each bad job fires five more times: all of those go to the slow pool.
 	for range 5 {
-		for id := 1; id <= bad; id++ {
-			if err := p.Submit(Request{JobID: id, Type: TypeCron}); err != nil {
+		for _, id := range badJobs {
+			if err := p.Submit(Request{JobID: id, Type: TypeCron, FailRetryCount: -1}); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	if err := p.Submit(Request{JobID: 999, Type: TypeCron}); err != nil {
+	if err := p.Submit(Request{JobID: good, Type: TypeCron, FailRetryCount: -1}); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -69,7 +76,7 @@ func TestAttackSlowDripStarvation(t *testing.T) {
 	}
 	st := p.Stats()
 	if st.Fast.Workers > bad+1 || st.SlowRouted != 5*bad {
-		t.Errorf("fast workers %d (want at most %d), slow-routed %d (want %d)", st.Fast.Workers, bad+1, st.SlowRouted, 5*bad)
+		t.Errorf("fast senders %d (want at most %d), slow-routed %d (want %d)", st.Fast.Workers, bad+1, st.SlowRouted, 5*bad)
 	}
 }
 

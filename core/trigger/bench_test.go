@@ -5,63 +5,77 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
+
+	"github.com/xxl-admin-go/xxl-admin-go/compat/api"
+	"github.com/xxl-admin-go/xxl-admin-go/compat/i18n"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
 )
 
-// BenchmarkFlowTrigger measures Flow.Trigger end to end (2 reads: job and
-// group; 2 log writes; one /run to an in-process fake executor) on SQLite
-// and, with XXL_TEST_MYSQL_DSN set, MariaDB/MySQL. It reports triggers/s,
-// log writes and commits per trigger; "parallel" runs 64 triggers at a
-// time so the log writer can share commits, "batch1" turns that off.
+var benchBackends = map[string]func(b *testing.B) *schema.Store{
+	"sqlite": func(b *testing.B) *schema.Store { return openSQLite(b) },
+	"mysql": func(b *testing.B) *schema.Store {
+		url, user, pass := storetest.MySQLURLZone(b, testZone)
+		return storetest.Open(b, url, user, pass)
+	},
+}
+
+// BenchmarkFlowTrigger measures Flow.Trigger, one trigger at a time end to
+// end (job read, group from the cache, log insert, one /run to an
+// in-process fake executor over HTTP, log update) on SQLite and, with
+// XXL_TEST_MYSQL_DSN set, MariaDB/MySQL.
 func BenchmarkFlowTrigger(b *testing.B) {
-	backends := map[string]func(b *testing.B) *schema.Store{
-		"sqlite": func(b *testing.B) *schema.Store { return openSQLite(b) },
-		"mysql": func(b *testing.B) *schema.Store {
-			url, user, pass := storetest.MySQLURLZone(b, testZone)
-			return storetest.Open(b, url, user, pass)
-		},
-	}
 	for _, backend := range []string{"sqlite", "mysql"} {
-		for _, mode := range []struct {
-			name     string
-			parallel bool
-			maxBatch int
-		}{{"serial", false, 0}, {"parallel", true, 0}, {"parallel-batch1", true, 1}} {
-			b.Run(backend+"/"+mode.name, func(b *testing.B) {
-				s := backends[backend](b)
-				exec := newFakeExecutor(b)
-				job := seedJob(b, s, jobSpec{addressList: schema.Ptr(exec.address()), param: schema.Ptr("x")})
-				flow, _ := newTestFlow(b, s, flowOpts{maxBatch: mode.maxBatch})
-				req := Request{JobID: job.ID, Type: TypeCron, FailRetryCount: -1}
-				ctx := context.Background()
-				start := time.Now()
-				b.ResetTimer()
-				if mode.parallel {
-					b.SetParallelism(32) // 32 goroutines per CPU
-					b.RunParallel(func(pb *testing.PB) {
-						for pb.Next() {
-							if err := flow.Trigger(ctx, req); err != nil {
-								b.Error(err)
-								return
-							}
-						}
-					})
-				} else {
-					for range b.N {
-						if err := flow.Trigger(ctx, req); err != nil {
-							b.Fatal(err)
-						}
-					}
+		b.Run(backend, func(b *testing.B) {
+			s := benchBackends[backend](b)
+			exec := newFakeExecutor(b)
+			job := seedJob(b, s, jobSpec{addressList: schema.Ptr(exec.address()), param: schema.Ptr("x")})
+			flow, _ := newTestFlow(b, s, flowOpts{})
+			req := Request{JobID: job.ID, Type: TypeCron, FailRetryCount: -1}
+			ctx := context.Background()
+			start := time.Now()
+			for b.Loop() {
+				if err := flow.Trigger(ctx, req); err != nil {
+					b.Fatal(err)
 				}
-				elapsed := time.Since(start)
-				b.StopTimer()
-				stmts, commits := flow.WriteStats()
-				b.ReportMetric(float64(b.N)/elapsed.Seconds(), "triggers/s")
-				b.ReportMetric(float64(stmts)/float64(b.N), "writes/trigger")
-				b.ReportMetric(float64(commits)/float64(b.N), "commits/trigger")
-				b.ReportMetric(0, "ns/op")
-			})
-		}
+			}
+			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "triggers/s")
+		})
+	}
+}
+
+// BenchmarkPools measures the pools' pipeline: b.N triggers of 1,000 jobs
+// submitted at once (as a schedule second hands them over), prepared and
+// recorded many per statement, each fired over HTTP at an in-process fake
+// executor. It reports triggers/s and log rows per statement.
+func BenchmarkPools(b *testing.B) {
+	for _, backend := range []string{"sqlite", "mysql"} {
+		b.Run(backend, func(b *testing.B) {
+			s := benchBackends[backend](b)
+			exec := newFakeExecutor(b)
+			var jobs []int
+			for range 1000 {
+				jobs = append(jobs, seedJob(b, s, jobSpec{addressList: schema.Ptr(exec.address()), param: schema.Ptr("x")}).ID)
+			}
+			client := api.NewClient(api.ClientConfig{MaxIdleConnsPerHost: 256})
+			b.Cleanup(client.CloseIdleConnections)
+			flow := NewFlow(FlowConfig{Store: s, Client: client, Texts: i18n.Load("zh_CN"), AdminAddress: "10.0.0.2", Log: zerolog.Nop()})
+			p := NewPools(PoolConfig{QueueSize: 1 << 20, Log: zerolog.Nop()}, flow)
+			if err := p.Start(context.Background()); err != nil {
+				b.Fatal(err)
+			}
+			start := time.Now()
+			for i := range b.N {
+				if err := p.Submit(Request{JobID: jobs[i%len(jobs)], Type: TypeCron, FailRetryCount: -1}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			p.Stop()
+			elapsed := time.Since(start)
+			rows, stmts := flow.WriteStats()
+			b.ReportMetric(float64(b.N)/elapsed.Seconds(), "triggers/s")
+			b.ReportMetric(float64(rows)/float64(stmts), "rows/statement")
+		})
 	}
 }

@@ -8,11 +8,20 @@
 // trigger_msg text of scheduler.md §6 (byte-exact, in the configured
 // bundle's language).
 //
-// [Pools] queue triggers without ever blocking the submitter: a job whose
+// [Pools] queue triggers without ever blocking the submitter and run them
+// as a pipeline per pool: many triggers are prepared at once (their jobs
+// reloaded in one statement, their log rows written in one), a schedule
+// fire submitted with its planned time (Request.At) up to [PrepareLead]
+// before it, so its /run leaves at the second; senders fire the rows one
+// by one; the results are written many per statement. A job whose
 // triggers took longer than 500 ms more than ten times in the current
-// minute is demoted to the slow pool for the rest of that minute. A full
-// queue is reported to the submitter with [ErrPoolFull] and recorded as a
-// failed log row, so no trigger disappears silently.
+// minute, or one of whose triggers has run over 500 ms, is demoted to the
+// slow pool. A full queue is reported to the submitter with [ErrPoolFull]
+// and recorded as a failed log row, so no trigger disappears silently.
+// When a pool cannot keep up, it serves the newest second first and
+// applies the misfire strategy to fires more than [MisfireAfter] late
+// (DO_NOTHING skips, FIRE_ONCE_NOW fires once), writing counts once a
+// second instead of a line per trigger.
 //
 // Divergences from Java, all in cases where Java fails half-way with a
 // null-pointer error and leaves a log row at trigger_code 0 forever

@@ -2,7 +2,6 @@ package trigger
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -23,10 +22,6 @@ type Executor interface {
 	IdleBeat(ctx context.Context, address string, p api.IdleBeatParam) api.ReturnT[string]
 }
 
-// DefaultMaxBatch is how many log writes of concurrent triggers share one
-// transaction by default.
-const DefaultMaxBatch = 64
-
 // FlowConfig holds a Flow's dependencies.
 type FlowConfig struct {
 	Store  *schema.Store
@@ -44,14 +39,15 @@ type FlowConfig struct {
 	// Now is the clock of trigger_time and logDateTime; default time.Now.
 	Now func() time.Time
 	Log zerolog.Logger
-	// MaxBatch caps the log writes committed together (see logWriter);
-	// 0 means DefaultMaxBatch, 1 writes every statement on its own.
-	MaxBatch int
 	// Observer sees every trigger's outcome; nil means none.
 	Observer Observer
 }
 
-// Flow runs triggers (XxlJobTrigger.trigger). It is safe for concurrent use.
+// Flow runs triggers (XxlJobTrigger.trigger) in three stages, each for many
+// triggers at once where the pools hand it many: prepare (the jobs loaded
+// in one statement, the log rows written in one), fire (route and /run,
+// one trigger at a time) and record (the results written in one
+// statement). It is safe for concurrent use.
 type Flow struct {
 	store  *schema.Store
 	client Executor
@@ -60,9 +56,10 @@ type Flow struct {
 	admin  string
 	now    func() time.Time
 	log    zerolog.Logger
-	writer *logWriter
 	groups *groupCache
 	obs    Observer
+	tally  *tally
+	stats  writeStats
 }
 
 // NewFlow builds a Flow.
@@ -89,12 +86,8 @@ func NewFlow(cfg FlowConfig) *Flow {
 	if f.routes == nil {
 		f.routes = route.NewRegistry(route.Config{Prober: NewProber(cfg.Client), Text: f.texts.Text})
 	}
-	batch := cfg.MaxBatch
-	if batch <= 0 {
-		batch = DefaultMaxBatch
-	}
-	f.writer = newLogWriter(cfg.Store, batch)
 	f.groups = newGroupCache(cfg.Store, f.now)
+	f.tally = newTally(f.now)
 	return f
 }
 
@@ -105,32 +98,30 @@ func (f *Flow) observe(typ Type, result string) {
 	}
 }
 
-// WriteStats reports how many log statements were written and in how many
-// commits, for metrics and the benchmarks.
-func (f *Flow) WriteStats() (statements, commits int64) { return f.writer.stats() }
+// WriteStats reports how many log rows were written (inserted or updated)
+// and in how many statements, for the benchmarks.
+func (f *Flow) WriteStats() (rows, statements int64) { return f.stats.load() }
 
-// Trigger runs one trigger: one log row and one /run per target, or one per
-// registered address for SHARDING_BROADCAST (scheduler.md §5). Executor
-// failures end up in the log rows; the error is only for the database.
+// Trigger runs one trigger at once and waits for it: one log row and one
+// /run per target, or one per registered address for SHARDING_BROADCAST
+// (scheduler.md §5). Executor failures end up in the log rows; the error
+// is only for the database. The pools run the same stages for many
+// triggers at a time.
 func (f *Flow) Trigger(ctx context.Context, req Request) error {
-	job, err := f.store.JobLoad(ctx, req.JobID)
-	if errors.Is(err, schema.ErrNotFound) {
-		f.log.Warn().Int("job_id", req.JobID).Str("trigger_type", string(req.Type)).Msg("trigger skipped: job not found")
-		return nil
-	}
+	fired, err := f.prepare(ctx, []Request{req})
 	if err != nil {
 		return fmt.Errorf("trigger job %d: %w", req.JobID, err)
 	}
-	p, err := f.plan(ctx, req, job)
-	if err != nil {
-		return fmt.Errorf("trigger job %d: %w", req.JobID, err)
+	// Shards run one after another, as in Java; their log ids ascend with
+	// the shard index.
+	outs := make([]outcome, 0, len(fired))
+	for _, fr := range fired {
+		outs = append(outs, f.fire(ctx, fr))
 	}
-	// Shards run one after another, as in Java, so their log ids ascend
-	// with the shard index.
-	for _, sh := range p.shards() {
-		if err := f.process(ctx, p, sh); err != nil {
-			return fmt.Errorf("trigger job %d shard %s: %w", req.JobID, sh.text(), err)
-		}
+	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finishTimeout)
+	defer cancel()
+	if err := f.record(fctx, outs); err != nil {
+		return fmt.Errorf("trigger job %d: %w", req.JobID, err)
 	}
 	return nil
 }

@@ -252,7 +252,7 @@ func TestTriggerOverrides(t *testing.T) {
 		})
 		t.Run("rejected", func(t *testing.T) {
 			job := seedJob(t, s, jobSpec{addressList: schema.Ptr(exec.address()), retry: 1})
-			if err := flow.RecordRejected(ctx, Request{JobID: job.ID, Type: TypeCron, FailRetryCount: -1}, "pool full"); err != nil {
+			if err := flow.recordRejected(ctx, []rejection{{req: Request{JobID: job.ID, Type: TypeCron, FailRetryCount: -1}, reason: "pool full"}}); err != nil {
 				t.Fatal(err)
 			}
 			row := logsOf(t, s, job.ID)[0]

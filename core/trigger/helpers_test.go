@@ -103,8 +103,7 @@ func testNow(s *schema.Store) time.Time {
 }
 
 type flowOpts struct {
-	lang     string
-	maxBatch int
+	lang string
 }
 
 func newTestFlow(tb testing.TB, s *schema.Store, o flowOpts) (*Flow, *api.Client) {
@@ -117,7 +116,7 @@ func newTestFlow(tb testing.TB, s *schema.Store, o flowOpts) (*Flow, *api.Client
 	now := testNow(s)
 	f := NewFlow(FlowConfig{
 		Store: s, Client: client, Texts: i18n.Load(o.lang), AdminAddress: "10.0.0.2",
-		Now: func() time.Time { return now }, Log: zerolog.Nop(), MaxBatch: o.maxBatch,
+		Now: func() time.Time { return now }, Log: zerolog.Nop(),
 	})
 	return f, client
 }

@@ -24,17 +24,21 @@ const (
 	DefaultSlowMax      = 100
 	DefaultQueueSize    = 1000 // fast; the slow queue is twice as long
 	DefaultDrainTimeout = 10 * time.Second
-	coreWorkers         = 10
-	keepAlive           = 60 * time.Second
 	rejectQueue         = 1000
 	rejectTimeout       = 10 * time.Second
+	// summaryEvery is how often the summary line of triggers that did
+	// not run as planned may be written.
+	summaryEvery = time.Second
 )
 
 // PoolConfig configures NewPools; zero values take the defaults.
 type PoolConfig struct {
-	FastMax, SlowMax int // worker limits (config clamps them to ≥ 200 / ≥ 100)
-	// QueueSize is the fast queue's capacity; the slow one gets twice as
-	// much (Java: 1000 and 2000).
+	// FastMax and SlowMax bound the triggers each pool sends at the same
+	// time (config clamps them to ≥ 200 / ≥ 100).
+	FastMax, SlowMax int
+	// QueueSize is how many accepted triggers the fast pool holds before
+	// they are prepared; the slow one holds twice as many (Java: 1000 and
+	// 2000).
 	QueueSize int
 	// DrainTimeout bounds how long Stop lets queued triggers run before it
 	// cancels them.
@@ -44,62 +48,58 @@ type PoolConfig struct {
 	Log zerolog.Logger
 }
 
-// Runner runs one trigger; *Flow satisfies it.
-type Runner interface {
-	Trigger(ctx context.Context, req Request) error
-}
-
-// RejectRecorder writes the failed log row of a refused trigger; a Runner
-// that also implements it (as *Flow does) gets one for every ErrPoolFull.
-type RejectRecorder interface {
-	RecordRejected(ctx context.Context, req Request, reason string) error
-}
-
-// Pools are the fast and slow trigger pools (JobTriggerPoolHelper).
+// Pools are the fast and slow trigger pools (JobTriggerPoolHelper), each a
+// pipeline (see lane) over one Flow: triggers are accepted into a queue
+// without blocking, prepared many at a time shortly before they are due,
+// fired one by one by up to FastMax (SlowMax) senders, and their results
+// written many at a time. A job whose triggers are slow goes to the slow
+// pool (see demotion).
 type Pools struct {
-	flow     Runner
-	recorder RejectRecorder
+	flow     *Flow
 	now      func() time.Time
 	log      zerolog.Logger
 	drain    time.Duration
-	fast     *pool
-	slow     *pool
+	fast     *lane
+	slow     *lane
 	demote   *demotion
+	rec      *recorder
 	rejects  chan rejection
 	rejected atomic.Int64
-	// ran, when set (tests only), sees every trigger after its run was
-	// timed for the demotion rule.
-	ran func(Request)
+	// ran, when set (tests only), sees every fired row's job after its
+	// run was timed for the demotion rule; prepared sees every prepared
+	// batch when its rows are written.
+	ran      func(jobID int)
+	prepared func(rows int)
+	// aheadMin is minAhead (tests lower it to fill a queue with few
+	// triggers).
+	aheadMin int64
 
-	mu      sync.RWMutex
-	running bool
-	ctx     context.Context
-	cancel  context.CancelFunc
-	wg      sync.WaitGroup
+	mu       sync.RWMutex
+	running  bool
+	ctx      context.Context
+	cancel   context.CancelFunc
+	stopping chan struct{}
+	done     chan struct{} // closed when every stage has ended
 }
 
-type rejection struct {
-	req    Request
-	reason string
-}
-
-// NewPools builds stopped pools around a Runner.
-func NewPools(cfg PoolConfig, flow Runner) *Pools {
+// NewPools builds stopped pools around a Flow.
+func NewPools(cfg PoolConfig, flow *Flow) *Pools {
 	queue := cfg.QueueSize
 	if queue <= 0 {
 		queue = DefaultQueueSize
 	}
 	p := &Pools{
-		flow:    flow,
-		now:     cfg.Now,
-		log:     cfg.Log.With().Str("component", "trigger-pool").Logger(),
-		drain:   cfg.DrainTimeout,
-		fast:    newPool("fast", orDefault(cfg.FastMax, DefaultFastMax), queue),
-		slow:    newPool("slow", orDefault(cfg.SlowMax, DefaultSlowMax), 2*queue),
-		demote:  newDemotion(),
-		rejects: make(chan rejection, rejectQueue),
+		flow:     flow,
+		now:      cfg.Now,
+		log:      cfg.Log.With().Str("component", "trigger-pool").Logger(),
+		drain:    cfg.DrainTimeout,
+		demote:   newDemotion(),
+		rejects:  make(chan rejection, rejectQueue),
+		aheadMin: minAhead,
 	}
-	p.recorder, _ = flow.(RejectRecorder)
+	p.fast = newLane(p, "fast", orDefault(cfg.FastMax, DefaultFastMax), 2, queue)
+	p.slow = newLane(p, "slow", orDefault(cfg.SlowMax, DefaultSlowMax), 1, 2*queue)
+	p.rec = newRecorder(flow, p.log)
 	if p.now == nil {
 		p.now = time.Now
 	}
@@ -107,11 +107,6 @@ func NewPools(cfg PoolConfig, flow Runner) *Pools {
 		p.drain = DefaultDrainTimeout
 	}
 	return p
-}
-
-func newPool(name string, maxWorkers, queue int) *pool {
-	return &pool{name: name, queue: make(chan Request, queue), core: min(coreWorkers, maxWorkers),
-		max: maxWorkers, keepAlive: keepAlive}
 }
 
 func orDefault(v, d int) int {
@@ -131,15 +126,40 @@ func (p *Pools) Start(ctx context.Context) error {
 	// Shutdown goes through Stop, which drains first; the caller's
 	// cancellation must not abort queued triggers.
 	p.ctx, p.cancel = context.WithCancel(context.WithoutCancel(ctx))
+	p.stopping, p.done = make(chan struct{}), make(chan struct{})
 	p.running = true
-	p.wg.Add(1)
-	go p.recordRejections()
+	p.rec.start()
+	p.fast.start(p.ctx, p.stopping)
+	p.slow.start(p.ctx, p.stopping)
+	var side sync.WaitGroup
+	side.Add(2)
+	go func() {
+		defer side.Done()
+		p.recordRejections()
+	}()
+	summaryDone := make(chan struct{})
+	go func() {
+		defer side.Done()
+		p.summarize(summaryDone)
+	}()
+	go func() {
+		// Rows move from fast to slow senders, never back: the fast
+		// lane ends first. Results are written after the last sender.
+		p.fast.finish()
+		p.slow.finish()
+		p.rec.stop()
+		close(summaryDone)
+		side.Wait()
+		close(p.done)
+	}()
 	return nil
 }
 
 // Stop refuses new triggers, lets the queued ones run for up to the drain
-// timeout, then cancels those still running or queued (each is logged with
-// its job id) and waits for the workers to end. Safe to call twice.
+// timeout, then cancels those still running or queued and waits for every
+// stage to end. Queued triggers that were never prepared are dropped
+// (counted in the summary line); every prepared row gets its result, a
+// cancelled /run as a failed trigger. Safe to call twice.
 func (p *Pools) Stop() {
 	p.mu.Lock()
 	if !p.running {
@@ -147,116 +167,113 @@ func (p *Pools) Stop() {
 		return
 	}
 	p.running = false
-	close(p.fast.queue)
-	close(p.slow.queue)
+	close(p.stopping)
 	close(p.rejects)
 	p.mu.Unlock()
 
-	done := make(chan struct{})
-	go func() {
-		p.wg.Wait()
-		close(done)
-	}()
 	timer := time.NewTimer(p.drain)
 	defer timer.Stop()
 	select {
-	case <-done:
+	case <-p.done:
 	case <-timer.C:
 		p.log.Warn().Dur("drain_timeout", p.drain).Msg("trigger pools: drain timed out, cancelling remaining triggers")
 		p.cancel()
-		<-done
+		<-p.done
 	}
 	p.cancel()
 }
 
 // Submit queues a trigger without blocking. When the chosen pool is full it
 // returns ErrPoolFull and records a failed log row (asynchronously) so the
-// trigger does not vanish.
+// trigger does not vanish — unless it is a planned fire with a misfire
+// strategy, which misfires instead (see lane.misfire).
 func (p *Pools) Submit(req Request) error {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	if !p.running {
 		return ErrStopped
 	}
-	pl := p.choose(req.JobID)
-	select {
-	case pl.queue <- req:
-	default:
-		p.reject(pl, req)
-		return fmt.Errorf("job %d: %s pool (%d queued): %w", req.JobID, pl.name, cap(pl.queue), ErrPoolFull)
-	}
-	if pl.needWorker() {
-		p.wg.Add(1)
-		go func() {
-			defer p.wg.Done()
-			pl.work(p.run)
-		}()
+	l := p.choose(req.JobID)
+	if !l.intake.put(req) {
+		if req.Misfire != "" {
+			// A planned fire the pool has no room for cannot leave on time
+			// either: it misfires (counted) instead of becoming a failed
+			// row, which the fail monitor would alarm and retry, adding
+			// load to an admin that has none to spare.
+			l.misfire([]Request{req})
+		} else {
+			p.reject(l, req)
+		}
+		return fmt.Errorf("job %d: %s pool (%d queued): %w", req.JobID, l.name, l.intake.cap, ErrPoolFull)
 	}
 	return nil
 }
 
 // choose is the demotion rule of scheduler.md §4.
-func (p *Pools) choose(jobID int) *pool {
+func (p *Pools) choose(jobID int) *lane {
 	if p.demote.slow(jobID, p.now()) {
 		return p.slow
 	}
 	return p.fast
 }
 
-// run executes one queued trigger and times it for the demotion rule.
-func (p *Pools) run(req Request) {
-	log := p.log.With().Int("job_id", req.JobID).Str("trigger_type", string(req.Type)).Logger()
-	if p.ctx.Err() != nil {
-		log.Warn().Msg("trigger dropped: pools stopped before it ran")
-		return
-	}
-	start := p.now()
-	token := p.demote.begin(req.JobID, start)
-	defer func() {
-		end := p.now()
-		p.demote.end(req.JobID, token, end.Sub(start), end)
-		if v := recover(); v != nil {
-			log.Error().Interface("panic", v).Msg("trigger panicked")
-		}
-		if p.ran != nil {
-			p.ran(req)
-		}
-	}()
-	if err := p.flow.Trigger(p.ctx, req); err != nil {
-		log.Error().Err(err).Msg("trigger failed")
-	}
-}
-
-// reject logs a refused trigger and hands it to the recorder; called with
-// p.mu read-locked, so p.rejects is open.
-func (p *Pools) reject(pl *pool, req Request) {
+// reject counts a refused trigger and hands it to the rejection recorder;
+// called with p.mu read-locked, so p.rejects is open.
+func (p *Pools) reject(l *lane, req Request) {
 	p.rejected.Add(1)
 	reason := fmt.Sprintf("Trigger rejected: the %s trigger pool is full (%d triggers queued); the job was not run.",
-		pl.name, cap(pl.queue))
-	p.log.Error().Int("job_id", req.JobID).Str("trigger_type", string(req.Type)).Str("pool", pl.name).
-		Msg("trigger rejected: pool full")
-	if p.recorder == nil {
-		return
-	}
+		l.name, l.intake.cap)
 	select {
 	case p.rejects <- rejection{req: req, reason: reason}:
+		p.flow.tally.add(countRejected, req.JobID)
 	default:
-		p.log.Error().Int("job_id", req.JobID).Msg("rejected trigger not recorded: recorder queue full")
+		p.flow.tally.add(countRejectLost, req.JobID)
 	}
 }
 
-// recordRejections writes the failed rows of refused triggers one by one.
+// recordRejections writes the failed rows of refused triggers, as many at
+// a time as have queued up.
 func (p *Pools) recordRejections() {
-	defer p.wg.Done()
-	for r := range p.rejects {
-		if p.recorder == nil {
-			continue
+	batch := make([]rejection, 0, prepareBatch)
+	for first := range p.rejects {
+		batch = append(batch[:0], first)
+	fill:
+		for len(batch) < prepareBatch {
+			select {
+			case r, ok := <-p.rejects:
+				if !ok {
+					break fill
+				}
+				batch = append(batch, r)
+			default:
+				break fill
+			}
 		}
-		ctx, cancel := context.WithTimeout(p.ctx, rejectTimeout)
-		if err := p.recorder.RecordRejected(ctx, r.req, r.reason); err != nil {
-			p.log.Error().Err(err).Int("job_id", r.req.JobID).Msg("rejected trigger not recorded")
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(p.ctx), rejectTimeout)
+		if err := p.flow.recordRejected(ctx, batch); err != nil {
+			p.log.Error().Err(err).Int("count", len(batch)).Msg("rejected triggers not recorded")
 		}
 		cancel()
+	}
+}
+
+// summarize writes the summary line of triggers that did not run as
+// planned, at most once per summaryEvery, until done is closed.
+func (p *Pools) summarize(done <-chan struct{}) {
+	tick := time.NewTicker(summaryEvery)
+	defer tick.Stop()
+	extra := func(ev *zerolog.Event) {
+		st := p.Stats()
+		ev.Int("fast_queued", st.Fast.Queued).Int("slow_queued", st.Slow.Queued)
+	}
+	for {
+		select {
+		case <-tick.C:
+			p.flow.tally.flush(p.log, extra)
+		case <-done:
+			p.flow.tally.flush(p.log, extra)
+			return
+		}
 	}
 }
 
@@ -267,6 +284,12 @@ type Stats struct {
 	Demoted    int   // jobs in the slow pool now (slow this minute, or stuck)
 	SlowRouted int64 // triggers sent to the slow pool since start
 	Stuck      int   // triggers running longer than 500 ms now
+}
+
+// PoolStats is a snapshot of one pool: triggers queued (accepted and not
+// yet fired), the queue's capacity, senders and idle senders.
+type PoolStats struct {
+	Queued, Capacity, Workers, Idle int
 }
 
 // Stats reports queue lengths, workers and rejections, for metrics.

@@ -2,7 +2,6 @@ package trigger
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 
@@ -10,50 +9,99 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 )
 
-// RecordRejected writes the log row of a trigger that never ran because a
-// pool refused it: trigger_code 500 and a trigger_msg that names the
-// reason, so the console shows it and the fail monitor alarms and retries
-// it like any failed trigger. Java loses such triggers (scheduler.md §4
-// overflow behaviour). It needs only the job row, keeping the extra load
-// small while the admin is overloaded. A missing job writes nothing.
-func (f *Flow) RecordRejected(ctx context.Context, req Request, reason string) error {
-	job, err := f.store.JobLoad(ctx, req.JobID)
-	if errors.Is(err, schema.ErrNotFound) {
-		return nil
+// rejection is a trigger a full pool refused, and why.
+type rejection struct {
+	req    Request
+	reason string
+}
+
+// recordRejected writes the log rows of triggers that never ran because a
+// pool refused them: trigger_code 500 and a trigger_msg that names the
+// reason, so the console shows them and the fail monitor alarms and
+// retries them like any failed trigger. Java loses such triggers
+// (scheduler.md §4 overflow behaviour). It needs only the job rows, read
+// in one statement, and writes all rows in two, keeping the extra load
+// small while the admin is overloaded. Missing jobs write nothing.
+func (f *Flow) recordRejected(ctx context.Context, rejs []rejection) error {
+	ids := make([]int, len(rejs))
+	for i, r := range rejs {
+		ids[i] = r.req.JobID
 	}
+	jobs, err := f.store.JobTriggerLoad(ctx, ids)
 	if err != nil {
-		return fmt.Errorf("record rejected trigger of job %d: %w", req.JobID, err)
-	}
-	param := job.ExecutorParam
-	if req.ExecutorParam != nil {
-		param = req.ExecutorParam
-	}
-	retry := req.FailRetryCount
-	if retry < 0 {
-		retry = job.ExecutorFailRetryCount
-	}
-	var sharding *string
-	if req.ShardingParam != "" {
-		sharding = &req.ShardingParam
+		return fmt.Errorf("record %d rejected triggers: %w", len(rejs), err)
 	}
 	now := f.now()
-	id, err := f.writer.insert(ctx, schema.JobLog{JobGroup: job.JobGroup, JobID: job.ID, TriggerTime: &now})
-	if err != nil {
-		return fmt.Errorf("record rejected trigger of job %d: %w", req.JobID, err)
+	var rows []schema.JobLog
+	var kept []rejection
+	for _, r := range rejs {
+		if job, ok := jobs[r.req.JobID]; ok {
+			rows = append(rows, schema.JobLog{JobGroup: job.JobGroup, JobID: job.ID, TriggerTime: &now})
+			kept = append(kept, r)
+		}
 	}
+	updates := make([]schema.JobLog, len(rows))
+	for i, r := range kept {
+		job := jobs[r.req.JobID]
+		param := job.ExecutorParam
+		if r.req.ExecutorParam != nil {
+			param = r.req.ExecutorParam
+		}
+		retry := r.req.FailRetryCount
+		if retry < 0 {
+			retry = job.ExecutorFailRetryCount
+		}
+		var sharding *string
+		if r.req.ShardingParam != "" {
+			sharding = &r.req.ShardingParam
+		}
+		msg := f.shortText(r.req.Type, retry, r.reason)
+		updates[i] = schema.JobLog{
+			TriggerTime: &now, TriggerCode: api.CodeFail, TriggerMsg: schema.Ptr(clipBytes(msg, textColumnBytes)),
+			ExecutorHandler: clipPtr(job.ExecutorHandler, 255), ExecutorParam: clipPtr(param, 512),
+			ExecutorShardingParam: clipPtr(sharding, 20), ExecutorFailRetryCount: retry,
+		}
+	}
+	// Insert and update share a transaction: no row is ever left at
+	// trigger_code 0.
+	err = f.store.WithTx(ctx, func(tx *schema.Store) error {
+		logIDs, err := tx.LogSaveMany(ctx, rows)
+		if err != nil {
+			return err
+		}
+		for i := range updates {
+			updates[i].ID = logIDs[i]
+		}
+		return tx.LogUpdateTriggerInfoMany(ctx, updates)
+	})
+	if err != nil {
+		return fmt.Errorf("record %d rejected triggers: %w", len(rows), err)
+	}
+	for _, r := range kept {
+		f.observe(r.req.Type, ResultRejected)
+	}
+	return nil
+}
+
+// shortText is the trigger_msg of a trigger that never reached an
+// executor: its type, the admin, the retry count and the reason under the
+// run header.
+func (f *Flow) shortText(typ Type, retry int, reason string) string {
 	t := f.texts
-	msg := t.Text("jobconf_trigger_type") + colon + t.Text(req.Type.TitleKey()) +
+	return t.Text("jobconf_trigger_type") + colon + t.Text(typ.TitleKey()) +
 		"<br>" + t.Text("jobconf_trigger_admin_adress") + colon + f.admin +
 		"<br>" + t.Text("jobinfo_field_executorFailRetryCount") + colon + strconv.Itoa(retry) +
 		runHeaderOpen + t.Text("jobconf_trigger_run") + runHeaderClose + reason + "<br><br>"
-	err = f.writer.update(ctx, schema.JobLog{
-		ID: id, TriggerTime: &now, TriggerCode: api.CodeFail, TriggerMsg: schema.Ptr(clipBytes(msg, textColumnBytes)),
-		ExecutorHandler: clipPtr(job.ExecutorHandler, 255), ExecutorParam: clipPtr(param, 512),
-		ExecutorShardingParam: clipPtr(sharding, 20), ExecutorFailRetryCount: retry,
-	})
-	if err != nil {
-		return fmt.Errorf("record rejected trigger of job %d: %w", req.JobID, err)
-	}
-	f.observe(req.Type, ResultRejected)
-	return nil
+}
+
+// failed is the outcome of a prepared row that could not be fired (a
+// panic in the flow): code 500 and the reason, so the row is finished.
+func (f *Flow) failed(fr *firing, reason string) outcome {
+	p := fr.plan
+	return outcome{typ: p.typ, code: api.CodeFail, row: schema.JobLog{
+		ID: fr.logID, JobGroup: p.job.JobGroup, JobID: p.job.ID, TriggerTime: &fr.at, TriggerCode: api.CodeFail,
+		TriggerMsg:      schema.Ptr(clipBytes(f.shortText(p.typ, p.failRetry, escapeText(reason)), textColumnBytes)),
+		ExecutorHandler: clipPtr(p.job.ExecutorHandler, 255), ExecutorParam: clipPtr(p.param, 512),
+		ExecutorFailRetryCount: p.failRetry,
+	}}
 }

@@ -2,9 +2,16 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"net"
+	"net/http"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -14,24 +21,129 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/conformance/cluster"
 )
 
+// readyWithin bounds an admin's start: the Java admin takes 3.5–10 s on
+// these machines, more when the box is busy.
+const readyWithin = 90 * time.Second
+
 // admin is the admin under measurement, as a child process or in-process.
 type admin interface {
 	pid() int
+	base() string // http://127.0.0.1:PORT/xxl-job-admin
 	stop() error
 }
 
-type process struct{ a *cluster.Admin }
+// process is an admin binary or the Java jar.
+type process struct {
+	cmd  *exec.Cmd
+	port int
+	done chan struct{}
+	err  error
+}
 
-func (p process) pid() int    { return p.a.PID() }
-func (p process) stop() error { return p.a.Terminate(30 * time.Second) }
+func (p *process) pid() int     { return p.cmd.Process.Pid }
+func (p *process) base() string { return "http://127.0.0.1:" + strconv.Itoa(p.port) + "/xxl-job-admin" }
+
+// stop sends SIGTERM and waits up to 30 s, then kills.
+func (p *process) stop() error {
+	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-p.done:
+	case <-time.After(30 * time.Second):
+		_ = p.cmd.Process.Kill()
+		<-p.done
+		return errors.New("admin ignored SIGTERM for 30 s; killed")
+	}
+	var exit *exec.ExitError
+	if errors.As(p.err, &exit) && exit.ExitCode() == 143 {
+		return nil // the JVM's status after SIGTERM
+	}
+	return p.err
+}
+
+// javaLogback logs to the console only (the jar's own configuration also
+// writes /data/applogs), in the jar's own pattern.
+const javaLogback = `<configuration>
+  <appender name="console" class="ch.qos.logback.core.ConsoleAppender">
+    <encoder><pattern>%d{HH:mm:ss.SSS} %-5level [%thread] %logger{36} - %msg%n</pattern></encoder>
+  </appender>
+  <root level="info"><appender-ref ref="console"/></root>
+</configuration>
+`
+
+// startProcess starts our binary or the Java jar with args, its output in
+// out, and waits until GET <ctx>/toLogin answers 200 (both admins serve it).
+func startProcess(ctx context.Context, o options, args []string, dir string, out io.Writer) (*process, error) {
+	port, err := cluster.FreePort()
+	if err != nil {
+		return nil, err
+	}
+	all := append([]string{"--server.port=" + strconv.Itoa(port), "--server.address=127.0.0.1"}, args...)
+	var cmd *exec.Cmd
+	if o.admin == "java" {
+		logback := filepath.Join(dir, "logback.xml")
+		if err := os.WriteFile(logback, []byte(javaLogback), 0o644); err != nil {
+			return nil, err
+		}
+		jargs := []string{"-Dfile.encoding=UTF-8", "-Djava.io.tmpdir=" + dir, "-jar", o.jar}
+		cmd = exec.Command("java", append(append(jargs, all...), "--logging.config="+logback)...)
+	} else {
+		cmd = exec.Command(o.bin, all...)
+	}
+	cmd.Dir = dir
+	// Both write DATETIMEs in the JDBC serverTimezone, which the harness
+	// sets to UTC; Java also needs its JVM zone to match.
+	cmd.Env = append(os.Environ(), "TZ=UTC")
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s admin: %w", o.admin, err)
+	}
+	p := &process{cmd: cmd, port: port, done: make(chan struct{})}
+	go func() {
+		p.err = cmd.Wait()
+		close(p.done)
+	}()
+	if err := waitReady(ctx, p.base(), p.done); err != nil {
+		_ = cmd.Process.Kill()
+		<-p.done
+		return nil, fmt.Errorf("%s admin: %w", o.admin, err)
+	}
+	return p, nil
+}
+
+func waitReady(ctx context.Context, base string, exited <-chan struct{}) error {
+	ctx, cancel := context.WithTimeout(ctx, readyWithin)
+	defer cancel()
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+"/toLogin", nil)
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+		select {
+		case <-exited:
+			return errors.New("exited before it was ready")
+		case <-ctx.Done():
+			return fmt.Errorf("not ready after %s", readyWithin)
+		case <-tick.C:
+		}
+	}
+}
 
 // inProcess is app.Run in this process, so that runtime/pprof sees it.
 type inProcess struct {
+	port   int
 	cancel context.CancelFunc
 	done   chan error
 }
 
 func (p inProcess) pid() int { return os.Getpid() }
+func (p inProcess) base() string {
+	return "http://127.0.0.1:" + strconv.Itoa(p.port) + "/xxl-job-admin"
+}
 
 func (p inProcess) stop() error {
 	p.cancel()
@@ -43,17 +155,13 @@ func (p inProcess) stop() error {
 	}
 }
 
-func startAdmin(o options, args []string, logPath string) (admin, error) {
+func startAdmin(ctx context.Context, o options, args []string, dir, logPath string) (admin, error) {
 	out, err := os.Create(logPath)
 	if err != nil {
 		return nil, err
 	}
 	if !o.inProcess {
-		a, err := cluster.StartAdmin(o.bin, args, out, 30*time.Second)
-		if err != nil {
-			return nil, err
-		}
-		return process{a}, nil
+		return startProcess(ctx, o, args, dir, out)
 	}
 	port, err := cluster.FreePort()
 	if err != nil {
@@ -64,11 +172,11 @@ func startAdmin(o options, args []string, logPath string) (admin, error) {
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	rctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan net.Addr, 1)
-	p := inProcess{cancel: cancel, done: make(chan error, 1)}
+	p := inProcess{port: port, cancel: cancel, done: make(chan error, 1)}
 	go func() {
-		p.done <- app.Run(ctx, cfg, zerolog.New(out).With().Timestamp().Logger(),
+		p.done <- app.Run(rctx, cfg, zerolog.New(out).With().Timestamp().Logger(),
 			app.Options{Ready: func(a net.Addr) { ready <- a }})
 	}()
 	select {

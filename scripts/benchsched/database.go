@@ -8,6 +8,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/go-sql-driver/mysql"
 )
@@ -56,6 +59,63 @@ func newDatabase(ctx context.Context, kind, dir string) (*database, error) {
 			server.Close()
 		},
 	}, nil
+}
+
+// disarm switches the seeded jobs off until arm: an admin that starts
+// (Java takes seconds) must not meet jobs due at time 0, misfire them and
+// move them off the aligned grid.
+func disarm(ctx context.Context, db *sql.DB, group int) error {
+	if _, err := db.ExecContext(ctx, "UPDATE xxl_job_info SET trigger_status = 0 WHERE job_group = ?", group); err != nil {
+		return fmt.Errorf("disarm jobs: %w", err)
+	}
+	return nil
+}
+
+// arm switches the jobs on, first due at first, under the schedule lock so
+// that no schedule round of the running admin writes back older values.
+func arm(ctx context.Context, db *sql.DB, group int, first time.Time) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = tx.Rollback() }()
+	lock := "SELECT lock_name FROM xxl_job_lock WHERE lock_name = 'schedule_lock'"
+	if !strings.HasPrefix(fmt.Sprintf("%T", db.Driver()), "*sqlite") {
+		lock += " FOR UPDATE"
+	}
+	var name string
+	if err := tx.QueryRowContext(ctx, lock).Scan(&name); err != nil {
+		return fmt.Errorf("arm jobs: schedule lock: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE xxl_job_info SET trigger_status = 1, trigger_last_time = 0, trigger_next_time = ? WHERE job_group = ?",
+		first.UnixMilli(), group); err != nil {
+		return fmt.Errorf("arm jobs: %w", err)
+	}
+	return tx.Commit()
+}
+
+// serverPID is the MariaDB server's process id, from its pid file, for its
+// CPU time; 0 when it cannot be read (another host, no permission).
+func (d *database) serverPID(ctx context.Context) int {
+	if d.server == nil {
+		return 0
+	}
+	var file string
+	if err := d.server.QueryRowContext(ctx, "SELECT @@pid_file").Scan(&file); err != nil {
+		return 0
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return 0
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		return 0
+	}
+	if _, err := cpuTime(pid); err != nil {
+		return 0
+	}
+	return pid
 }
 
 // statusKeys are the server-wide counters read around a run. They count

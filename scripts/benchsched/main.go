@@ -1,14 +1,20 @@
 // Command benchsched measures the scheduler of one admin process: N enabled
-// FIX_RATE 1 s jobs fire at an in-process fake executor for S seconds, and
-// it reports per N, as one JSON object, the sustained triggers per second,
-// the lateness (receipt − planned second), the admin's CPU and RSS, and the
-// database statements per trigger. Results go to bench/out/sched-<N>.json.
+// FIX_RATE 1 s jobs, all due on the same whole seconds, fire at a fake
+// executor (in this process, apart from the admin's) for a warm-up and then
+// S measured seconds. It reports per N, as one JSON object, the runs per
+// second, misses and duplicates per job and planned second, the lateness
+// (receipt − planned second), the CPU of the admin and of MariaDB per
+// trigger, the admin's RSS, how fast its health endpoint and executor API
+// answer meanwhile, and how many log lines it writes. Results go to
+// bench/out/sched-<admin>-<N>.json.
 //
-//	go run ./scripts/benchsched [-jobs 1000,5000,10000] [-seconds 60] [-db mysql|sqlite]
+//	go run ./scripts/benchsched [-jobs 1000,8000] [-seconds 60] [-warmup 10s] [-admin ours|java] [-db mysql|sqlite]
 //
 // MariaDB comes from XXL_TEST_MYSQL_DSN (a go-sql-driver DSN without
-// database); each N gets a database of its own, dropped afterwards.
-// -inprocess runs the admin inside this process instead (app.Run), so that
+// database); each run gets a database of its own, dropped afterwards.
+// -admin java runs the real Java admin (-jar, default
+// ../shared/reference/xxl-job-admin-2.4.2.jar) instead of ours.
+// -inprocess runs our admin inside this process (app.Run), so that
 // -cpuprofile can profile it; the executor's CPU is then included.
 package main
 
@@ -24,7 +30,13 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
+
+	"github.com/xxl-admin-go/xxl-admin-go/conformance/cluster"
 )
+
+// defaultJar is the reference Java admin, beside the repository.
+const defaultJar = "../shared/reference/xxl-job-admin-2.4.2.jar"
 
 func main() {
 	if err := run(); err != nil {
@@ -35,22 +47,33 @@ func main() {
 
 func run() error {
 	var o options
-	jobs := flag.String("jobs", "1000,5000,10000", "comma-separated job counts, one run each")
-	flag.IntVar(&o.seconds, "seconds", 60, "measured run per job count")
+	jobs := flag.String("jobs", "1000,2000,4000,8000", "comma-separated job counts, one run each")
+	flag.StringVar(&o.admin, "admin", "ours", "ours or java (the reference jar)")
+	flag.StringVar(&o.jar, "jar", defaultJar, "the Java admin jar, for -admin java")
+	flag.IntVar(&o.seconds, "seconds", 60, "measured seconds per run, after the warm-up")
+	flag.DurationVar(&o.warmUp, "warmup", 10*time.Second, "fired but not measured, from the first fire")
 	flag.StringVar(&o.db, "db", "mysql", "mysql (XXL_TEST_MYSQL_DSN) or sqlite")
-	flag.StringVar(&o.out, "out", "bench/out", "directory for sched-<N>.json")
-	flag.StringVar(&o.bin, "bin", "", "admin binary; built from source when empty")
+	flag.StringVar(&o.out, "out", "bench/out", "directory for sched-<admin>-<N>.json")
+	flag.StringVar(&o.tag, "tag", "", "suffix of the output file name (sched-<admin>-<N><tag>.json)")
+	flag.StringVar(&o.bin, "bin", "", "our admin binary; built from source when empty")
 	extra := flag.String("args", "", "extra admin arguments, space-separated (e.g. --xxl.job.triggerpool.fast.max=1000)")
-	flag.BoolVar(&o.inProcess, "inprocess", false, "run the admin in this process (for -cpuprofile)")
-	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "with -inprocess: write a CPU profile of the steady part here")
+	flag.BoolVar(&o.inProcess, "inprocess", false, "run our admin in this process (for -cpuprofile)")
+	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "with -inprocess: write a CPU profile of the measured part here")
 	keep := flag.Bool("keep", false, "keep the admin logs (temporary directory)")
+	flag.BoolVar(&o.dump, "dump", false, "with -keep: also write every run received and every log row there")
 	flag.Parse()
 	o.extra = strings.Fields(*extra)
-	if o.cpuProfile != "" && !o.inProcess {
+	switch {
+	case o.cpuProfile != "" && !o.inProcess:
 		return errors.New("-cpuprofile needs -inprocess")
-	}
-	if o.db != "mysql" && o.db != "sqlite" {
+	case o.db != "mysql" && o.db != "sqlite":
 		return fmt.Errorf("-db %q: want mysql or sqlite", o.db)
+	case o.admin != "ours" && o.admin != "java":
+		return fmt.Errorf("-admin %q: want ours or java", o.admin)
+	case o.admin == "java" && o.inProcess:
+		return errors.New("-inprocess runs our admin only")
+	case o.admin == "java" && o.db != "mysql":
+		return errors.New("the Java admin needs MySQL/MariaDB")
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -67,6 +90,23 @@ func run() error {
 		defer os.RemoveAll(tmp)
 	}
 	o.tmp = tmp
+	if o.admin == "java" {
+		if o.jar, err = filepath.Abs(o.jar); err != nil {
+			return err
+		}
+		if _, err := os.Stat(o.jar); err != nil {
+			return fmt.Errorf("-jar: %w", err)
+		}
+	} else if o.bin == "" && !o.inProcess {
+		if o.bin, err = cluster.BuildAdmin(ctx, tmp); err != nil {
+			return err
+		}
+	}
+	if o.bin != "" {
+		if o.bin, err = filepath.Abs(o.bin); err != nil {
+			return err
+		}
+	}
 	for _, s := range strings.Split(*jobs, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n <= 0 {
@@ -74,11 +114,12 @@ func run() error {
 		}
 		rep, err := measure(ctx, o, n)
 		if err != nil {
-			return fmt.Errorf("%d jobs: %w", n, err)
+			return fmt.Errorf("%s, %d jobs: %w", o.admin, n, err)
 		}
 		b, _ := json.MarshalIndent(rep, "", "  ")
 		fmt.Println(string(b))
-		if err := os.WriteFile(filepath.Join(o.out, fmt.Sprintf("sched-%d.json", n)), append(b, '\n'), 0o644); err != nil {
+		name := fmt.Sprintf("sched-%s-%d%s.json", o.admin, n, o.tag)
+		if err := os.WriteFile(filepath.Join(o.out, name), append(b, '\n'), 0o644); err != nil {
 			return err
 		}
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -16,75 +15,81 @@ import (
 )
 
 const (
-	// startMargin puts the first fire after the admin's first round (its
-	// loop sleeps ≥ 4 s to a whole second, scheduler.md §3.1), keeping the
-	// FIX_RATE grid on whole seconds.
+	// startMargin puts the first fire far enough after arming that the
+	// admin's next round (its loop sleeps up to 5 s when idle, scheduler.md
+	// §3.1) reads it in time, keeping the FIX_RATE grid on whole seconds.
 	startMargin = 8 * time.Second
-	// warmUp is left out of the steady part: the first round pre-reads
-	// five seconds at once.
-	warmUp    = 5 * time.Second
-	noiseSpan = 3 * time.Second
-	mib       = 1 << 20
+	noiseSpan   = 3 * time.Second
+	mib         = 1 << 20
+	benchToken  = "bench-token"
 )
 
-// report is one JSON line of bench/out/sched-<N>.json.
+// report is bench/out/sched-<admin>-<N>.json.
 type report struct {
+	Admin          string   `json:"admin"` // ours or java
 	Jobs           int      `json:"jobs"`
-	Seconds        int      `json:"seconds"`
+	Seconds        int      `json:"seconds"`        // measured, after the warm-up
+	WarmUpSeconds  int      `json:"warmup_seconds"` // fired but not measured
 	DB             string   `json:"db"`
 	Mode           string   `json:"mode"` // process or inprocess
 	AdminArgs      []string `json:"admin_args,omitempty"`
-	SteadySeconds  int      `json:"steady_seconds"`
-	TriggersPerSec float64  `json:"triggers_per_s"` // fires received per second over the steady part
+	TriggersPerSec float64  `json:"triggers_per_s"` // runs received per second, measured part
 	PerSecondMin   int      `json:"per_second_min"`
 	PerSecondMax   int      `json:"per_second_max"`
 	LatenessMs     struct {
 		P50 float64 `json:"p50"`
 		P99 float64 `json:"p99"`
 		Max float64 `json:"max"`
-	} `json:"lateness_ms"` // receipt − planned second, fires paired with their second
-	Planned    int `json:"planned"`
-	Fired      int `json:"fired_on_plan"`
-	Missed     int `json:"missed"`
-	Duplicates int `json:"duplicates_or_over_5s_late"`
-	LogRows    int `json:"log_rows"`
-	LogFailed  int `json:"log_rows_trigger_failed"` // trigger_code != 200 (e.g. pool full)
-	// From the admin log: triggers refused by a full pool queue, and those
-	// of them whose failed row could not even be queued for writing.
-	PoolRejected      int `json:"pool_rejected"`
-	RejectNotRecorded int `json:"pool_rejected_not_recorded"`
+	} `json:"lateness_ms"` // receipt − planned second, measured part
+	Planned int `json:"planned"` // job × second slots of the measured part
+	Fired   int `json:"fired_on_plan"`
+	// Missed counts planned seconds of the measured part with no run;
+	// Duplicates counts runs beyond one per job and planned second, over
+	// the whole run (a run pairs with a planned second at most 5 s before
+	// it, scheduler.md §3.2).
+	Missed        int     `json:"missed"`
+	MissedWarmUp  int     `json:"missed_in_warmup"`
+	Duplicates    int     `json:"duplicates"`
+	LogRows       int     `json:"log_rows"`
+	LogFailed     int     `json:"log_rows_trigger_failed"` // trigger_code not 0 or 200 (e.g. pool full)
+	LogOpen       int     `json:"log_rows_trigger_code_0"` // never finished, counted after the admin stopped
+	LogLines      int     `json:"admin_log_lines"`         // measured part
+	LogBytes      int64   `json:"admin_log_bytes"`
+	LogLinesPerS  float64 `json:"admin_log_lines_per_s"`
+	PoolRejected  int     `json:"pool_rejected_lines"` // log lines naming full pools
+	MisfireLines  int     `json:"summary_lines"`       // our summary lines ("triggers not run as planned")
+	CPUSeconds    float64 `json:"admin_cpu_s"`         // measured part
+	CPUPercent    float64 `json:"admin_cpu_pct"`       // of one core
+	CPUPerTrigger float64 `json:"admin_cpu_ms_per_trigger"`
+	DBCPUSeconds  float64 `json:"mariadb_cpu_s"` // the server process, every client included
+	DBCPUPerTrig  float64 `json:"mariadb_cpu_ms_per_trigger"`
+	RSSMaxMiB     float64 `json:"rss_max_mib"`   // VmHWM
+	RSSFinalMiB   float64 `json:"rss_final_mib"` // VmRSS at the end of the measured part
 
-	CPUSeconds  float64 `json:"admin_cpu_s"`   // steady part
-	CPUPercent  float64 `json:"admin_cpu_pct"` // of one core, steady part
-	RSSMaxMiB   float64 `json:"rss_max_mib"`   // VmHWM
-	RSSFinalMiB float64 `json:"rss_final_mib"` // VmRSS at the end of the steady part
+	Health latency `json:"health_latency"` // GET <ctx>/actuator/health every 100 ms
+	API    latency `json:"api_latency"`    // POST <ctx>/api/registry every 100 ms
 
 	DBStatementsPerTrigger *float64         `json:"db_statements_per_trigger"` // null on SQLite (n/a)
 	DBCounters             map[string]int64 `json:"db_counters_steady,omitempty"`
 	DBNoiseQuestionsPerSec float64          `json:"db_noise_questions_per_s"` // other clients, before the run
 
-	LoadAvgStart string `json:"loadavg_start"`
+	LoadAvgStart string `json:"loadavg_start"` // before the admin started
 	LoadAvgEnd   string `json:"loadavg_end"`
 	CPUs         int    `json:"cpus"`
+	Started      string `json:"started"`
 	Note         string `json:"note,omitempty"`
 }
 
 func measure(ctx context.Context, o options, n int) (*report, error) {
-	rep := &report{Jobs: n, Seconds: o.seconds, DB: o.db, Mode: "process", AdminArgs: o.extra, CPUs: runtime.NumCPU()}
+	rep := &report{Admin: o.admin, Jobs: n, Seconds: o.seconds, WarmUpSeconds: int(o.warmUp.Seconds()), DB: o.db,
+		Mode: "process", AdminArgs: o.extra, CPUs: runtime.NumCPU(), Started: time.Now().UTC().Format(time.RFC3339)}
 	if o.inProcess {
 		rep.Mode = "inprocess"
 		rep.Note = "CPU, RSS include the fake executor and the harness"
 	}
-	dir := filepath.Join(o.tmp, strconv.Itoa(n))
+	dir := filepath.Join(o.tmp, o.admin+"-"+strconv.Itoa(n)+o.tag)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
-	}
-	if o.bin == "" && !o.inProcess {
-		bin, err := cluster.BuildAdmin(ctx, o.tmp)
-		if err != nil {
-			return nil, err
-		}
-		o.bin = bin
 	}
 	d, err := newDatabase(ctx, o.db, dir)
 	if err != nil {
@@ -96,12 +101,19 @@ func measure(ctx context.Context, o options, n int) (*report, error) {
 		return nil, err
 	}
 	defer db.Close()
-	exec := cluster.StartExecutor()
-	defer exec.Close()
-	group, ids, err := db.Seed(ctx, n, exec.Address())
+	exec, err := startExecutor()
 	if err != nil {
 		return nil, err
 	}
+	defer exec.Close()
+	group, ids, err := db.Seed(ctx, n, exec.address())
+	if err != nil {
+		return nil, err
+	}
+	if err := disarm(ctx, db.SQL, group); err != nil {
+		return nil, err
+	}
+	dbPID := d.serverPID(ctx)
 
 	// Other clients of the server, measured while nothing of ours runs.
 	q0, err := d.status(ctx)
@@ -118,13 +130,9 @@ func measure(ctx context.Context, o options, n int) (*report, error) {
 	rep.DBNoiseQuestionsPerSec = float64(q1["Questions"]-q0["Questions"]) / noiseSpan.Seconds()
 
 	rep.LoadAvgStart = loadAvg()
-	first := time.Now().Truncate(time.Second).Add(startMargin)
-	if err := db.Arm(ctx, group, first); err != nil {
-		return nil, err
-	}
-	args := append(cluster.AdminArgs(d.url, d.user, d.pass, "bench-token"), o.extra...)
+	args := append(cluster.AdminArgs(d.url, d.user, d.pass, benchToken), o.extra...)
 	logPath := filepath.Join(dir, "admin.log")
-	adm, err := startAdmin(o, args, logPath)
+	adm, err := startAdmin(ctx, o, args, dir, logPath)
 	if err != nil {
 		return nil, err
 	}
@@ -134,14 +142,27 @@ func measure(ctx context.Context, o options, n int) (*report, error) {
 			_ = adm.stop()
 		}
 	}()
-	fmt.Fprintf(os.Stderr, "benchsched: %d jobs, admin pid %d, first fire %s, log %s\n",
-		n, adm.pid(), first.UTC().Format("15:04:05"), logPath)
+	first := time.Now().Truncate(time.Second).Add(startMargin)
+	if err := arm(ctx, db.SQL, group, first); err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(os.Stderr, "benchsched: %s, %d jobs, admin pid %d, first fire %s, log %s\n",
+		o.admin, n, adm.pid(), first.UTC().Format("15:04:05"), logPath)
 
-	from := first.Add(warmUp)
-	last := first.Add(time.Duration(o.seconds-1) * time.Second)
+	from := first.Add(o.warmUp)
+	last := from.Add(time.Duration(o.seconds-1) * time.Second)
+	end := last.Add(time.Second)
 	if !sleepUntil(ctx, from) {
 		return nil, ctx.Err()
 	}
+	probe := newProber(adm.base(), benchToken)
+	pctx, stopProbe := context.WithCancel(ctx)
+	defer stopProbe()
+	probeDone := make(chan struct{})
+	go func() {
+		defer close(probeDone)
+		probe.run(pctx)
+	}()
 	s0, err := d.status(ctx)
 	if err != nil {
 		return nil, err
@@ -151,6 +172,8 @@ func measure(ctx context.Context, o options, n int) (*report, error) {
 	if err != nil {
 		return nil, err
 	}
+	db0, _ := cpuTime(dbPID)
+	log0 := markLog(logPath)
 	var prof *os.File
 	if o.cpuProfile != "" {
 		if prof, err = os.Create(o.cpuProfile); err != nil {
@@ -159,9 +182,6 @@ func measure(ctx context.Context, o options, n int) (*report, error) {
 		if err := pprof.StartCPUProfile(prof); err != nil {
 			return nil, err
 		}
-	}
-	end := last.Add(time.Second)
-	if prof != nil {
 		// Where the workers wait, halfway through: the CPU profile only
 		// shows what runs.
 		if !sleepUntil(ctx, from.Add(end.Sub(from)/2)) {
@@ -177,7 +197,14 @@ func measure(ctx context.Context, o options, n int) (*report, error) {
 	if prof != nil {
 		pprof.StopCPUProfile()
 		prof.Close()
+		// What was allocated since the start, for finding the garbage the
+		// collector's share of the CPU profile comes from.
+		if err := writeProfile("allocs", o.cpuProfile+".allocs"); err != nil {
+			return nil, err
+		}
 	}
+	stopProbe()
+	<-probeDone
 	s1, err := d.status(ctx)
 	if err != nil {
 		return nil, err
@@ -187,6 +214,8 @@ func measure(ctx context.Context, o options, n int) (*report, error) {
 	if err != nil {
 		return nil, err
 	}
+	db1, _ := cpuTime(dbPID)
+	log1 := markLog(logPath)
 	rss, hwm, err := memory(adm.pid())
 	if err != nil {
 		return nil, err
@@ -198,14 +227,24 @@ func measure(ctx context.Context, o options, n int) (*report, error) {
 	}
 
 	span := end.Sub(from)
-	rep.SteadySeconds = int(span.Seconds())
+	fired := c1 - c0
 	rep.CPUSeconds = (cpu1 - cpu0).Seconds()
 	rep.CPUPercent = 100 * rep.CPUSeconds / span.Seconds()
+	if dbPID != 0 {
+		rep.DBCPUSeconds = (db1 - db0).Seconds()
+	}
+	if fired > 0 {
+		rep.CPUPerTrigger = 1000 * rep.CPUSeconds / float64(fired)
+		rep.DBCPUPerTrig = 1000 * rep.DBCPUSeconds / float64(fired)
+	}
 	rep.RSSMaxMiB, rep.RSSFinalMiB = float64(hwm)/mib, float64(rss)/mib
+	rep.Health, rep.API = probe.results()
+	rep.LogLines, rep.LogBytes = linesBetween(logPath, log0, log1)
+	rep.LogLinesPerS = float64(rep.LogLines) / span.Seconds()
 	if d.server != nil {
 		rep.DBCounters = delta(s0, s1)
 		own := float64(rep.DBCounters["Questions"]) - rep.DBNoiseQuestionsPerSec*span.Seconds()
-		if fired := c1 - c0; fired > 0 {
+		if fired > 0 {
 			per := own / float64(fired)
 			rep.DBStatementsPerTrigger = &per
 		}
@@ -221,27 +260,38 @@ func measure(ctx context.Context, o options, n int) (*report, error) {
 		rep.TriggersPerSec = float64(total) / float64(len(per))
 		rep.PerSecondMin, rep.PerSecondMax = slices.Min(per), slices.Max(per)
 	}
-	res := cluster.Analyze(fires, ids, first, last, nil)
-	rep.Planned, rep.Fired, rep.Missed, rep.Duplicates = res.Planned, res.Fired, res.MissesElsewhere, res.Duplicates
-	rep.LatenessMs.P50 = ms(res.Lateness.P50)
-	rep.LatenessMs.P99 = ms(res.Lateness.P99)
-	rep.LatenessMs.Max = ms(res.Lateness.Max)
-	rep.LogRows, rep.LogFailed, err = logCounts(ctx, db, group)
+	// Misses and duplicates over the whole run, misses of the warm-up
+	// apart; lateness and counts of the measured part from its fires only.
+	whole := cluster.Analyze(slices.Clone(fires), ids, first, last, []cluster.Window{{From: first, To: from.Add(-time.Second)}})
+	rep.Missed, rep.MissedWarmUp, rep.Duplicates = whole.MissesElsewhere, whole.MissesExcused, whole.Duplicates
+	if o.dump {
+		if err := db.Dump(ctx, dir, group, fires); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(os.Stderr, "benchsched: fires and log rows in %s; first duplicates %v; first misses %v\n",
+			dir, whole.DuplicateSlots, whole.Missed)
+	}
+	steady := cluster.Analyze(slices.DeleteFunc(fires, func(f cluster.Fire) bool { return f.At.Before(from) }), ids, from, last, nil)
+	rep.Planned, rep.Fired = steady.Planned, steady.Fired
+	rep.LatenessMs.P50 = ms(steady.Lateness.P50)
+	rep.LatenessMs.P99 = ms(steady.Lateness.P99)
+	rep.LatenessMs.Max = ms(steady.Lateness.Max)
+	rep.LogRows, rep.LogFailed, rep.LogOpen, err = logCounts(ctx, db, group)
 	if err != nil {
 		return nil, err
 	}
-	rep.PoolRejected, rep.RejectNotRecorded = countLines(logPath, "trigger rejected: pool full"),
-		countLines(logPath, "rejected trigger not recorded")
+	rep.PoolRejected = countLines(logPath, "pool is full") + countLines(logPath, "RejectedExecution")
+	rep.MisfireLines = countLines(logPath, "triggers not run as planned")
 	return rep, nil
 }
 
-func logCounts(ctx context.Context, db *cluster.DB, group int) (rows, failed int, err error) {
-	err = db.SQL.QueryRowContext(ctx, "SELECT COUNT(*), COALESCE(SUM(CASE WHEN trigger_code <> 200 THEN 1 ELSE 0 END), 0)"+
-		" FROM xxl_job_log WHERE job_group = ?", group).Scan(&rows, &failed)
+func logCounts(ctx context.Context, db *cluster.DB, group int) (rows, failed, open int, err error) {
+	err = db.SQL.QueryRowContext(ctx, "SELECT COUNT(*), COALESCE(SUM(CASE WHEN trigger_code NOT IN (0, 200) THEN 1 ELSE 0 END), 0),"+
+		" COALESCE(SUM(CASE WHEN trigger_code = 0 THEN 1 ELSE 0 END), 0) FROM xxl_job_log WHERE job_group = ?", group).Scan(&rows, &failed, &open)
 	if err != nil {
-		return 0, 0, fmt.Errorf("count log rows: %w", err)
+		return 0, 0, 0, fmt.Errorf("count log rows: %w", err)
 	}
-	return rows, failed, nil
+	return rows, failed, open, nil
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -257,6 +307,16 @@ func sleepUntil(ctx context.Context, at time.Time) bool {
 	}
 }
 
+// writeProfile writes one of this process's runtime profiles.
+func writeProfile(name, path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return pprof.Lookup(name).WriteTo(f, 0)
+}
+
 // writeGoroutines writes this process's goroutine stacks, grouped.
 func writeGoroutines(path string) error {
 	f, err := os.Create(path)
@@ -265,13 +325,4 @@ func writeGoroutines(path string) error {
 	}
 	defer f.Close()
 	return pprof.Lookup("goroutine").WriteTo(f, 1)
-}
-
-// countLines counts the lines of a file containing s.
-func countLines(path, s string) int {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return -1
-	}
-	return bytes.Count(b, []byte(s))
 }

@@ -1,8 +1,13 @@
 package main
 
+import "time"
+
 // options are the command-line settings of one benchmark invocation.
 type options struct {
+	admin      string // ours or java
+	jar        string
 	seconds    int
+	warmUp     time.Duration
 	db         string
 	out        string
 	bin        string
@@ -10,4 +15,6 @@ type options struct {
 	inProcess  bool
 	cpuProfile string
 	tmp        string
+	tag        string // names the output file: sched-<admin>-<N><tag>.json
+	dump       bool   // write the fires and log rows beside the admin log
 }

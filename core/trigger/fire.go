@@ -11,22 +11,23 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/core/route"
 )
 
-// finishTimeout bounds the log UPDATE after /run. It runs even when the
-// trigger's context was cancelled meanwhile (shutdown), because a row left
-// at trigger_code 0 would count as running forever.
+// finishTimeout bounds writing a trigger's result after /run. It runs even
+// when the trigger's context was cancelled meanwhile (shutdown), because a
+// row left at trigger_code 0 would count as running forever.
 const finishTimeout = 10 * time.Second
 
-// process is processTrigger: one log row and at most one /run for one
-// shard (scheduler.md §5, §5.1).
-func (f *Flow) process(ctx context.Context, p *plan, sh shard) error {
-	now := f.now()
-	logID, err := f.writer.insert(ctx, schema.JobLog{
-		JobGroup: p.job.JobGroup, JobID: p.job.ID, TriggerTime: &now,
-	})
-	if err != nil {
-		return err
-	}
-	param := p.triggerParam(logID, now, sh)
+// outcome is a fired trigger's finished log row.
+type outcome struct {
+	row  schema.JobLog
+	typ  Type
+	code int
+}
+
+// fire is the second stage of processTrigger for one prepared row: the
+// route, the /run call and the trigger_msg (scheduler.md §5, §5.1, §6).
+func (f *Flow) fire(ctx context.Context, fr *firing) outcome {
+	p, sh := fr.plan, fr.shard
+	param := p.triggerParam(fr.logID, fr.at, sh)
 	msg := message{
 		Type:         p.typ,
 		AdminAddress: f.admin,
@@ -50,34 +51,50 @@ func (f *Flow) process(ctx context.Context, p *plan, sh shard) error {
 		code = r.Code
 		msg.Run = &runOutcome{Address: *address, Code: r.Code, Msg: r.Msg}
 	}
-	text := msg.render(f.texts)
-	row := schema.JobLog{
-		ID:                     logID,
-		TriggerTime:            &now,
+	return outcome{typ: p.typ, code: code, row: schema.JobLog{
+		ID:                     fr.logID,
+		JobGroup:               p.job.JobGroup,
+		JobID:                  p.job.ID,
+		TriggerTime:            &fr.at,
 		TriggerCode:            code,
-		TriggerMsg:             schema.Ptr(clipBytes(text, textColumnBytes)),
+		TriggerMsg:             schema.Ptr(clipBytes(msg.render(f.texts), textColumnBytes)),
 		ExecutorAddress:        clipPtr(address, 255),
 		ExecutorHandler:        clipPtr(p.job.ExecutorHandler, 255),
 		ExecutorParam:          clipPtr(p.param, 512),
 		ExecutorShardingParam:  clipPtr(sharding, 20),
 		ExecutorFailRetryCount: p.failRetry,
+	}}
+}
+
+// record is the last stage: the finished rows written (one statement per
+// 500 rows) and each outcome reported. A failed trigger gets a warning
+// line of its own, up to a few per second; the rest are counted in the
+// pools' summary line.
+func (f *Flow) record(ctx context.Context, outs []outcome) error {
+	if len(outs) == 0 {
+		return nil
 	}
-	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finishTimeout)
-	defer cancel()
-	if err := f.writer.update(fctx, row); err != nil {
+	rows := make([]schema.JobLog, len(outs))
+	for i, o := range outs {
+		rows[i] = o.row
+	}
+	if err := f.store.LogUpdateTriggerInfoMany(ctx, rows); err != nil {
 		return err
 	}
-	result := ResultSuccess
-	if code != api.CodeSuccess {
-		result = ResultFail
+	f.stats.add(len(rows), statementsFor(len(rows)))
+	for _, o := range outs {
+		result := ResultSuccess
+		if o.code != api.CodeSuccess {
+			result = ResultFail
+		}
+		f.observe(o.typ, result)
+		ev := f.log.Debug()
+		if o.code != api.CodeSuccess && f.tally.failed(o.row.JobID) {
+			ev = f.log.Warn()
+		}
+		ev.Int("job_id", o.row.JobID).Int64("log_id", o.row.ID).Str("trigger_type", string(o.typ)).
+			Int("trigger_code", o.code).Str("executor_address", deref(o.row.ExecutorAddress)).Msg("trigger finished")
 	}
-	f.observe(p.typ, result)
-	ev := f.log.Debug()
-	if code != api.CodeSuccess {
-		ev = f.log.Warn()
-	}
-	ev.Int("job_id", p.job.ID).Int64("log_id", logID).Str("trigger_type", string(p.typ)).
-		Int("trigger_code", code).Str("executor_address", deref(address)).Msg("trigger finished")
 	return nil
 }
 

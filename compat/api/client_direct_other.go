@@ -1,0 +1,8 @@
+//go:build !unix
+
+package api
+
+// stillOpen cannot peek without waiting here: a connection the executor
+// closed while it idled is found out by the call that uses it (sent again
+// when nothing was written, else failed like any broken connection).
+func stillOpen(c *dconn) bool { return c.br.Buffered() == 0 }

@@ -1,0 +1,72 @@
+package trigger
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+)
+
+// firing is one log row to fire: one shard of a prepared trigger, its row
+// already written.
+type firing struct {
+	plan  *plan
+	shard shard
+	logID int64
+	at    time.Time // trigger_time and logDateTime
+}
+
+// prepare is the first stage of many triggers: their jobs reloaded in one
+// statement (Java reloads the job when it fires, scheduler.md §5 step 1),
+// each planned (group, route, shards), and the log rows of all their shards
+// written in one statement, so every row exists before its /run
+// (scheduler.md §5.1). A trigger whose job no longer exists is skipped
+// with a warning, as in Java. A trigger planned for a later time gets that
+// time as its trigger_time; the others get now.
+func (f *Flow) prepare(ctx context.Context, reqs []Request) ([]*firing, error) {
+	ids := make([]int, len(reqs))
+	for i, r := range reqs {
+		ids[i] = r.JobID
+	}
+	jobs, err := f.store.JobTriggerLoad(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	now := f.now()
+	fired := make([]*firing, 0, len(reqs))
+	rows := make([]schema.JobLog, 0, len(reqs))
+	var missing []int
+	for _, req := range reqs {
+		job, ok := jobs[req.JobID]
+		if !ok {
+			missing = append(missing, req.JobID)
+			continue
+		}
+		p, err := f.plan(ctx, req, job)
+		if err != nil {
+			return nil, fmt.Errorf("job %d: %w", req.JobID, err)
+		}
+		at := now
+		if req.At.After(now) {
+			at = req.At
+		}
+		for _, sh := range p.shards() {
+			fired = append(fired, &firing{plan: p, shard: sh, at: at})
+			rows = append(rows, schema.JobLog{JobGroup: job.JobGroup, JobID: job.ID, TriggerTime: &fired[len(fired)-1].at})
+		}
+	}
+	if len(missing) > 0 {
+		f.log.Warn().Ints("job_ids", missing[:min(len(missing), 10)]).Int("count", len(missing)).
+			Msg("trigger skipped: job not found")
+	}
+	logIDs, err := f.store.LogSaveMany(ctx, rows)
+	if err != nil {
+		return nil, err
+	}
+	f.stats.add(len(rows), statementsFor(len(rows)))
+	for i, id := range logIDs {
+		fired[i].logID = id
+	}
+	return fired, nil
+}

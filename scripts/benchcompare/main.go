@@ -1,0 +1,231 @@
+// Command benchcompare runs the scheduler benchmark (scripts/benchsched)
+// against the real Java admin and ours, alternating on one MariaDB — Java,
+// ours, Java, ours — at each job count, and writes a side-by-side table to
+// bench/out/compare.md (and every run's JSON beside it). Without java on
+// PATH or without the jar, only ours runs and the table says so.
+//
+//	go run ./scripts/benchcompare [-jobs 1000,2000,4000,8000] [-rounds 2] [-seconds 60] [-warmup 10s]
+package main
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	_ "github.com/go-sql-driver/mysql" // the server's version for the table
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "benchcompare:", err)
+		os.Exit(1)
+	}
+}
+
+// result is the part of a benchsched report the table shows.
+type result struct {
+	Admin          string  `json:"admin"`
+	Jobs           int     `json:"jobs"`
+	Seconds        int     `json:"seconds"`
+	TriggersPerSec float64 `json:"triggers_per_s"`
+	LatenessMs     struct {
+		P50 float64 `json:"p50"`
+		P99 float64 `json:"p99"`
+		Max float64 `json:"max"`
+	} `json:"lateness_ms"`
+	Planned       int     `json:"planned"`
+	Missed        int     `json:"missed"`
+	Duplicates    int     `json:"duplicates"`
+	LogOpen       int     `json:"log_rows_trigger_code_0"`
+	LogLinesPerS  float64 `json:"admin_log_lines_per_s"`
+	CPUPerTrigger float64 `json:"admin_cpu_ms_per_trigger"`
+	DBCPUPerTrig  float64 `json:"mariadb_cpu_ms_per_trigger"`
+	RSSMaxMiB     float64 `json:"rss_max_mib"`
+	Health        struct {
+		P99 float64 `json:"p99_ms"`
+	} `json:"health_latency"`
+	API struct {
+		P99 float64 `json:"p99_ms"`
+	} `json:"api_latency"`
+	LoadAvgStart string `json:"loadavg_start"`
+	Started      string `json:"started"`
+}
+
+func run() error {
+	jobs := flag.String("jobs", "1000,2000,4000,8000", "comma-separated job counts")
+	rounds := flag.Int("rounds", 2, "runs per admin and job count, alternating Java and ours")
+	seconds := flag.Int("seconds", 60, "measured seconds per run")
+	warmUp := flag.Duration("warmup", 10*time.Second, "fired but not measured")
+	jar := flag.String("jar", "../shared/reference/xxl-job-admin-2.4.2.jar", "the Java admin jar")
+	bin := flag.String("bin", "bin/xxl-admin-go", "our admin binary")
+	out := flag.String("out", "bench/out", "directory for compare.md and the runs' JSON")
+	flag.Parse()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	runs := filepath.Join(*out, "compare")
+	if err := os.MkdirAll(runs, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "benchcompare-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	sched := filepath.Join(tmp, "benchsched")
+	if b, err := exec.CommandContext(ctx, "go", "build", "-o", sched, "./scripts/benchsched").CombinedOutput(); err != nil {
+		return fmt.Errorf("build benchsched: %v\n%s", err, b)
+	}
+	admins := []string{"ours"}
+	javaNote := ""
+	if _, err := exec.LookPath("java"); err != nil {
+		javaNote = "java is not on PATH: the Java admin was not run."
+	} else if _, err := os.Stat(*jar); err != nil {
+		javaNote = "the Java admin jar " + *jar + " is missing: it was not run."
+	} else {
+		admins = []string{"java", "ours"}
+	}
+	if javaNote != "" {
+		fmt.Fprintln(os.Stderr, "benchcompare:", javaNote)
+	}
+
+	var results []result
+	for _, s := range strings.Split(*jobs, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n <= 0 {
+			return fmt.Errorf("-jobs: %q is not a positive count", s)
+		}
+		for r := 1; r <= *rounds; r++ {
+			for _, admin := range admins {
+				tag := "-r" + strconv.Itoa(r)
+				args := []string{"-admin", admin, "-jobs", strconv.Itoa(n), "-seconds", strconv.Itoa(*seconds),
+					"-warmup", warmUp.String(), "-out", runs, "-tag", tag, "-jar", *jar, "-bin", *bin}
+				fmt.Fprintf(os.Stderr, "benchcompare: %s, %d jobs, round %d\n", admin, n, r)
+				cmd := exec.CommandContext(ctx, sched, args...)
+				cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+				if err := cmd.Run(); err != nil {
+					return fmt.Errorf("%s, %d jobs, round %d: %w", admin, n, r, err)
+				}
+				b, err := os.ReadFile(filepath.Join(runs, fmt.Sprintf("sched-%s-%d%s.json", admin, n, tag)))
+				if err != nil {
+					return err
+				}
+				var res result
+				if err := json.Unmarshal(b, &res); err != nil {
+					return err
+				}
+				results = append(results, res)
+			}
+		}
+	}
+	md := table(ctx, results, javaNote)
+	path := filepath.Join(*out, "compare.md")
+	if err := os.WriteFile(path, md, 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintln(os.Stderr, "benchcompare: wrote", path)
+	os.Stdout.Write(md)
+	return nil
+}
+
+// table renders the results with the machine they came from.
+func table(ctx context.Context, results []result, note string) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# Scheduler throughput: the Java admin 2.4.2 and ours, side by side\n\n")
+	fmt.Fprintf(&b, "`make bench-compare`, %s. N jobs at FIX_RATE 1 s, all due on the same whole seconds, one admin, "+
+		"a fake executor in the harness's process, MariaDB on the same box; runs alternate Java, ours, Java, ours.\n\n",
+		time.Now().UTC().Format("2006-01-02 15:04 MST"))
+	fmt.Fprintf(&b, "Machine: %s\n\n", machine(ctx))
+	if note != "" {
+		fmt.Fprintf(&b, "**%s**\n\n", note)
+	}
+	b.WriteString("| jobs | admin | run | load before | runs/s | missed | dup | lateness p50 / p99 / max ms | admin CPU ms/trigger | MariaDB CPU ms/trigger | RSS MiB | health / API p99 ms | log lines/s | rows at code 0 |\n")
+	b.WriteString("|---:|---|---:|---|---:|---:|---:|---|---:|---:|---:|---|---:|---:|\n")
+	round := map[string]int{}
+	for _, r := range results {
+		key := r.Admin + strconv.Itoa(r.Jobs)
+		round[key]++
+		fmt.Fprintf(&b, "| %s | %s | %d | %s | %s | %s | %s | %s / %s / %s | %.3f | %.3f | %.0f | %s / %s | %.1f | %s |\n",
+			num(float64(r.Jobs)), r.Admin, round[key], r.LoadAvgStart, num(r.TriggersPerSec), num(float64(r.Missed)),
+			num(float64(r.Duplicates)), num(r.LatenessMs.P50), num(r.LatenessMs.P99), num(r.LatenessMs.Max),
+			r.CPUPerTrigger, r.DBCPUPerTrig, r.RSSMaxMiB, num(r.Health.P99), num(r.API.P99), r.LogLinesPerS, num(float64(r.LogOpen)))
+	}
+	b.WriteString(`
+- runs/s: /run calls the executor received per second over the measured seconds (after the warm-up).
+- missed: planned (job, second) slots of the measured seconds with no run; dup: runs beyond one per job and
+  planned second over the whole run. A run counts for a planned second it arrived at most 5 s after.
+- lateness: receipt at the executor − the planned second.
+- CPU per trigger: the process's user+system time over the measured seconds / runs received; MariaDB's
+  counts every client of the server (other work on the box shows up there).
+- health / API: GET <ctx>/actuator/health and POST <ctx>/api/registry, each every 100 ms during the run.
+- rows at code 0: log rows never given a trigger result, counted after the admin stopped.
+`)
+	return b.Bytes()
+}
+
+// num prints a number with thousands separators, no decimals.
+func num(v float64) string {
+	s := strconv.FormatInt(int64(v+0.5), 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var out []byte
+	for i := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	if neg {
+		return "-" + string(out)
+	}
+	return string(out)
+}
+
+// machine describes the box: CPU, cores, memory, kernel, MariaDB, Java, Go.
+func machine(ctx context.Context) string {
+	cpu := "?"
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				cpu = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	mem := "?"
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		var kb int64
+		if _, err := fmt.Sscanf(string(b), "MemTotal: %d kB", &kb); err == nil {
+			mem = fmt.Sprintf("%.0f GiB RAM", float64(kb)/(1<<20))
+		}
+	}
+	first := func(name string, args ...string) string {
+		out, err := exec.CommandContext(ctx, name, args...).CombinedOutput()
+		if err != nil {
+			return "?"
+		}
+		return strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0])
+	}
+	server := "MariaDB ?"
+	if db, err := sql.Open("mysql", os.Getenv("XXL_TEST_MYSQL_DSN")); err == nil {
+		var v string
+		if db.QueryRowContext(ctx, "SELECT VERSION()").Scan(&v) == nil {
+			server = "server " + v
+		}
+		db.Close()
+	}
+	return fmt.Sprintf("%s, %d cores, %s, Linux %s; %s; %s; %s", cpu, runtime.NumCPU(), mem, first("uname", "-r"),
+		server, first("java", "-version"), runtime.Version())
+}
