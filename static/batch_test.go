@@ -18,10 +18,7 @@ var shownRefusal = strings.ReplaceAll(xssRefusal, `\"`, `"`)
 func TestJobBatchActions(t *testing.T) {
 	t.Parallel()
 	b := browser.ForTest(t)
-	srv := newFakeConsole(t)
-	tb := newTab(t, b, srv)
-	tb.open("/jobinfo")
-	tb.Wait(ready["jobinfo"].cond)
+	srv, tb := openFresh(t, b, "/jobinfo", "jobinfo")
 	row := func(n int) string {
 		return `#xj-job-list tbody tr:nth-child(` + strconv.Itoa(n) + `) input.xj-select`
 	}
@@ -130,10 +127,7 @@ func TestJobExportImport(t *testing.T) {
 	b := browser.ForTest(t)
 
 	t.Run("export links", func(t *testing.T) {
-		srv := newFakeConsole(t)
-		tb := newTab(t, b, srv)
-		tb.open("/jobinfo")
-		tb.Wait(ready["jobinfo"].cond)
+		_, tb := openFresh(t, b, "/jobinfo", "jobinfo")
 		href := func(id string) string { return tb.Str(`document.getElementById('` + id + `').getAttribute('href')`) }
 		if got := href("xj-export-group"); got != contextPath+"/jobinfo/export?jobGroup=2" {
 			t.Errorf("group export %q", got)
@@ -152,10 +146,7 @@ func TestJobExportImport(t *testing.T) {
 	})
 
 	t.Run("import", func(t *testing.T) {
-		srv := newFakeConsole(t)
-		tb := newTab(t, b, srv)
-		tb.open("/jobinfo")
-		tb.Wait(ready["jobinfo"].cond)
+		_, tb := openFresh(t, b, "/jobinfo", "jobinfo")
 		tb.Click(`#xj-import`)
 		tb.Shown(`#xj-import-modal`)
 		runDisabled := func() string { return tb.Str(`String(document.getElementById('xj-i-run').disabled)`) }
@@ -247,10 +238,7 @@ func TestJobExportImport(t *testing.T) {
 	})
 
 	t.Run("normal user", func(t *testing.T) {
-		srv := newFakeConsole(t)
-		tb := newTab(t, b, srv)
-		tb.open("/jobinfo?normal=1")
-		tb.Wait(ready["jobinfo"].cond)
+		_, tb := openFresh(t, b, "/jobinfo?normal=1", "jobinfo")
 		if n := tb.Str(`String(document.querySelectorAll('#xj-import, #xj-import-modal').length)`); n != "0" {
 			t.Error("a normal user is offered the import")
 		}
@@ -263,10 +251,7 @@ func TestJobExportImport(t *testing.T) {
 	// the page's own words exist in every language
 	for _, lang := range langs {
 		t.Run("words/"+lang, func(t *testing.T) {
-			srv := newFakeConsole(t)
-			tb := newTab(t, b, srv)
-			tb.open("/jobinfo?lang=" + lang)
-			tb.Wait(ready["jobinfo"].cond)
+			_, tb := openFresh(t, b, "/jobinfo?lang=" + lang, "jobinfo")
 			var missing []string
 			tb.Run(`Array.prototype.filter.call(document.querySelectorAll('.xj-word'), function (e) {
 				return e.textContent === '' || e.textContent === e.getAttribute('data-word'); }).map(function (e) { return e.getAttribute('data-word'); })`, &missing)

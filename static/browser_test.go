@@ -31,6 +31,24 @@ func (tb *tab) open(path string) {
 	tb.Open(tb.srv.url(path))
 }
 
+// openReady opens a console path and waits until page's scripts have run
+// and its data has arrived (ready).
+func (tb *tab) openReady(path, page string) {
+	tb.T.Helper()
+	tb.open(path)
+	tb.Wait(ready[page].cond)
+}
+
+// openFresh opens path, ready as page, in a new tab on a fake console of
+// its own.
+func openFresh(t *testing.T, b *browser.Browser, path, page string) (*fakeConsole, *tab) {
+	t.Helper()
+	srv := newFakeConsole(t)
+	tb := newTab(t, b, srv)
+	tb.openReady(path, page)
+	return srv, tb
+}
+
 func (tb *tab) waitCall(path string, n int) request {
 	tb.T.Helper()
 	r, err := tb.srv.waitCall(tb.Ctx, path, n)
@@ -96,8 +114,7 @@ func TestDataShownAsText(t *testing.T) {
 
 	t.Run("job list", func(t *testing.T) {
 		tb := newTab(t, b, srv)
-		tb.open("/jobinfo")
-		tb.Wait(ready["jobinfo"].cond)
+		tb.openReady("/jobinfo", "jobinfo")
 		row := tb.Str(`document.querySelector('#xj-job-list tbody tr').textContent`)
 		for _, want := range []string{xssDesc, xssAuthor, "CRON：0 0 1 * * ?", "BEAN：demoJobHandler", "RUNNING"} {
 			if !strings.Contains(row, want) {
@@ -109,8 +126,7 @@ func TestDataShownAsText(t *testing.T) {
 
 	t.Run("trigger and handle messages", func(t *testing.T) {
 		tb := newTab(t, b, srv)
-		tb.open("/joblog")
-		tb.Wait(ready["joblog"].cond)
+		tb.openReady("/joblog", "joblog")
 		// recorded message: <br> and the colour span survive
 		tb.Click(`#xj-log-list tbody tr:nth-child(1) .xj-trigger-msg`)
 		tb.Wait(`document.querySelector('.xj-dialog.in .xj-msg')`)
@@ -166,8 +182,7 @@ func TestDataShownAsText(t *testing.T) {
 
 	t.Run("server message with markup", func(t *testing.T) {
 		tb := newTab(t, b, srv)
-		tb.open("/jobinfo")
-		tb.Wait(ready["jobinfo"].cond)
+		tb.openReady("/jobinfo", "jobinfo")
 		tb.Click(`#xj-add`)
 		tb.Wait(`document.querySelector('#xj-job-modal.in')`)
 		tb.Set(`#xj-f-desc`, "d")
@@ -194,8 +209,7 @@ func TestRollingLog(t *testing.T) {
 
 	t.Run("finished", func(t *testing.T) {
 		tb := newTab(t, b, srv)
-		tb.open("/joblog/logDetailPage?id=1&trigger=200&handle=200")
-		tb.Wait(ready["joblog_detail"].cond)
+		tb.openReady("/joblog/logDetailPage?id=1&trigger=200&handle=200", "joblog_detail")
 		if got := tb.Str(`document.getElementById('xj-log-console').textContent`); got != lines {
 			t.Errorf("log %q, want %q", got, lines)
 		}
@@ -208,8 +222,7 @@ func TestRollingLog(t *testing.T) {
 	t.Run("trigger failed", func(t *testing.T) {
 		tb := newTab(t, b, srv)
 		before := len(srv.calls("/joblog/logDetailCat"))
-		tb.open("/joblog/logDetailPage?id=2&trigger=500&handle=0")
-		tb.Wait(ready["joblog_detail"].cond)
+		tb.openReady("/joblog/logDetailPage?id=2&trigger=500&handle=0", "joblog_detail")
 		if got := tb.Str(`document.getElementById('xj-log-status').textContent`); got != "The job trigger fail, can not view the rolling log" {
 			t.Errorf("status %q", got)
 		}

@@ -72,10 +72,7 @@ func TestJobForm(t *testing.T) {
 	b := browser.ForTest(t)
 
 	t.Run("add GLUE shell with cron", func(t *testing.T) {
-		srv := newFakeConsole(t)
-		tb := newTab(t, b, srv)
-		tb.open("/jobinfo")
-		tb.Wait(ready["jobinfo"].cond)
+		srv, tb := openFresh(t, b, "/jobinfo", "jobinfo")
 		tb.Click(`#xj-add`)
 		tb.Shown(`#xj-job-modal`)
 		tb.Click(`#xj-job-modal button[type=submit]`) // empty: stopped in the browser
@@ -103,10 +100,7 @@ func TestJobForm(t *testing.T) {
 	})
 
 	t.Run("add BEAN with fix rate", func(t *testing.T) {
-		srv := newFakeConsole(t)
-		tb := newTab(t, b, srv)
-		tb.open("/jobinfo")
-		tb.Wait(ready["jobinfo"].cond)
+		_, tb := openFresh(t, b, "/jobinfo", "jobinfo")
 		tb.Click(`#xj-add`)
 		tb.Shown(`#xj-job-modal`)
 		tb.Set(`#xj-f-desc`, "rate job")
@@ -124,10 +118,7 @@ func TestJobForm(t *testing.T) {
 	})
 
 	t.Run("edit and copy", func(t *testing.T) {
-		srv := newFakeConsole(t)
-		tb := newTab(t, b, srv)
-		tb.open("/jobinfo")
-		tb.Wait(ready["jobinfo"].cond)
+		_, tb := openFresh(t, b, "/jobinfo", "jobinfo")
 		tb.Click(`#xj-job-list tbody tr:nth-child(1) .xj-edit`)
 		tb.Shown(`#xj-job-modal`)
 		if got := tb.Str(`document.getElementById('xj-f-desc').value`); got != xssDesc {
@@ -156,10 +147,7 @@ func TestJobForm(t *testing.T) {
 func TestCronBuilder(t *testing.T) {
 	t.Parallel()
 	b := browser.ForTest(t)
-	srv := newFakeConsole(t)
-	tb := newTab(t, b, srv)
-	tb.open("/jobinfo")
-	tb.Wait(ready["jobinfo"].cond)
+	_, tb := openFresh(t, b, "/jobinfo", "jobinfo")
 	tb.Click(`#xj-add`)
 	tb.Shown(`#xj-job-modal`)
 	tb.Set(`#xj-f-cron`, "0 0 1 * * ?")
@@ -216,10 +204,7 @@ func TestCronBuilder(t *testing.T) {
 func TestJobRowActions(t *testing.T) {
 	t.Parallel()
 	b := browser.ForTest(t)
-	srv := newFakeConsole(t)
-	tb := newTab(t, b, srv)
-	tb.open("/jobinfo")
-	tb.Wait(ready["jobinfo"].cond)
+	_, tb := openFresh(t, b, "/jobinfo", "jobinfo")
 	first := `#xj-job-list tbody tr:nth-child(1) `
 
 	checkForm(t, tb.waitCall("/jobinfo/pageList", 1), map[string]string{"jobGroup": "2", "triggerStatus": "-1", "jobDesc": "",
@@ -289,10 +274,7 @@ var filterTimeRe = regexp.MustCompile(`^\d{4}-\d\d-\d\d 00:00:00 - \d{4}-\d\d-\d
 func TestJobLogActions(t *testing.T) {
 	t.Parallel()
 	b := browser.ForTest(t)
-	srv := newFakeConsole(t)
-	tb := newTab(t, b, srv)
-	tb.open("/joblog?jobId=7")
-	tb.Wait(ready["joblog"].cond)
+	srv, tb := openFresh(t, b, "/joblog?jobId=7", "joblog")
 
 	checkForm(t, tb.waitCall("/joblog/getJobsByGroup", 1), map[string]string{"jobGroup": "2"})
 	first := tb.waitCall("/joblog/pageList", 1)
@@ -360,10 +342,7 @@ func TestGroupAndUserForms(t *testing.T) {
 	b := browser.ForTest(t)
 
 	t.Run("executor", func(t *testing.T) {
-		srv := newFakeConsole(t)
-		tb := newTab(t, b, srv)
-		tb.open("/jobgroup")
-		tb.Wait(ready["jobgroup"].cond)
+		_, tb := openFresh(t, b, "/jobgroup", "jobgroup")
 		checkForm(t, tb.waitCall("/jobgroup/pageList", 1), map[string]string{"appname": "", "title": "", "start": "0", "length": "10"})
 		tb.Click(`#xj-add`)
 		tb.Shown(`#xj-group-modal`)
@@ -400,10 +379,7 @@ func TestGroupAndUserForms(t *testing.T) {
 	})
 
 	t.Run("user", func(t *testing.T) {
-		srv := newFakeConsole(t)
-		tb := newTab(t, b, srv)
-		tb.open("/user")
-		tb.Wait(ready["user"].cond)
+		_, tb := openFresh(t, b, "/user", "user")
 		checkForm(t, tb.waitCall("/user/pageList", 1), map[string]string{"username": "", "role": "-1", "start": "0", "length": "10"})
 		if got := tb.Str(`document.querySelector('#xj-user-list tbody tr:nth-child(2)').textContent`); !strings.Contains(got, xssUser) {
 			t.Errorf("user row %q", got)
@@ -446,10 +422,7 @@ func TestGroupAndUserForms(t *testing.T) {
 func TestGlueIDE(t *testing.T) {
 	t.Parallel()
 	b := browser.ForTest(t)
-	srv := newFakeConsole(t)
-	tb := newTab(t, b, srv)
-	tb.open("/jobcode?jobId=4")
-	tb.Wait(ready["jobcode"].cond)
+	_, tb := openFresh(t, b, "/jobcode?jobId=4", "jobcode")
 	value := func() string { return tb.Str(`document.querySelector('.CodeMirror').CodeMirror.getValue()`) }
 	if got := value(); got != xssSource {
 		t.Errorf("editor holds %q", got)
@@ -486,10 +459,7 @@ func TestFrame(t *testing.T) {
 	b := browser.ForTest(t)
 
 	t.Run("login", func(t *testing.T) {
-		srv := newFakeConsole(t)
-		tb := newTab(t, b, srv)
-		tb.open("/toLogin")
-		tb.Wait(ready["login"].cond)
+		_, tb := openFresh(t, b, "/toLogin", "login")
 		tb.Click(`#login-form button[type=submit]`)
 		tb.Wait(`document.querySelectorAll('#login-form .help-block').length === 2`)
 		tb.Set(`#login-form input[name=userName]`, "admin")
@@ -507,10 +477,7 @@ func TestFrame(t *testing.T) {
 	})
 
 	t.Run("logout", func(t *testing.T) {
-		srv := newFakeConsole(t)
-		tb := newTab(t, b, srv)
-		tb.open("/help")
-		tb.Wait(ready["help"].cond)
+		_, tb := openFresh(t, b, "/help", "help")
 		tb.Click(`.xj-logout`)
 		done := tb.ExpectNavigation()
 		tb.Accept()
@@ -524,10 +491,7 @@ func TestFrame(t *testing.T) {
 	})
 
 	t.Run("change password", func(t *testing.T) {
-		srv := newFakeConsole(t)
-		tb := newTab(t, b, srv)
-		tb.open("/help")
-		tb.Wait(ready["help"].cond)
+		_, tb := openFresh(t, b, "/help", "help")
 		tb.Click(`.xj-change-pwd`)
 		tb.Shown(`#xj-password-modal`)
 		tb.Set(`#xj-old-password`, "123456")
@@ -549,14 +513,10 @@ func TestFrame(t *testing.T) {
 	})
 
 	t.Run("sidebar cookie", func(t *testing.T) {
-		srv := newFakeConsole(t)
-		tb := newTab(t, b, srv)
-		tb.open("/help")
-		tb.Wait(ready["help"].cond)
+		_, tb := openFresh(t, b, "/help", "help")
 		tb.Click(`.sidebar-toggle`)
 		tb.Wait(`document.cookie.indexOf('xxljob_adminlte_settings=off') >= 0`)
-		tb.open("/help")
-		tb.Wait(ready["help"].cond)
+		tb.openReady("/help", "help")
 		if tb.Str(`String(document.body.classList.contains('sidebar-collapse'))`) != "true" {
 			t.Error("collapsed state not kept across pages")
 		}
@@ -565,10 +525,7 @@ func TestFrame(t *testing.T) {
 	})
 
 	t.Run("expired session", func(t *testing.T) {
-		srv := newFakeConsole(t)
-		tb := newTab(t, b, srv)
-		tb.open("/jobgroup")
-		tb.Wait(ready["jobgroup"].cond)
+		srv, tb := openFresh(t, b, "/jobgroup", "jobgroup")
 		srv.setExpired(true)
 		done := tb.ExpectNavigation()
 		tb.Click(`#xj-search`)

@@ -159,12 +159,17 @@ func TestStaticReferencesResolve(t *testing.T) {
 // Every i18n key the templates and scripts ask for exists in all three
 // bundles (a typo would show the key instead of a text).
 func TestI18nKeysExist(t *testing.T) {
-	keyRes := map[string]*regexp.Regexp{
-		"templates": regexp.MustCompile(`\{\{t \$\.I18n "([^"]+)"\}\}`),
-		"js":        regexp.MustCompile(`XJ\.t\('([A-Za-z0-9_]+)'\)`),
+	keyRes := map[string][]*regexp.Regexp{
+		"templates": {
+			regexp.MustCompile(`\{\{t \$?\.I18n "([^"]+)"\}\}`),
+			// keys handed to the layout's partials: (args … "Title" "key" …), (or .Submit "key")
+			regexp.MustCompile(`"(?:Title|Add|Edit|Submit)" "([^"]+)"`),
+			regexp.MustCompile(`\(or \.[A-Za-z]+ "([a-z0-9_]+)"\)`),
+		},
+		"js": {regexp.MustCompile(`XJ\.t\('([A-Za-z0-9_]+)'\)`)},
 	}
 	used := map[string]string{}
-	for dir, re := range keyRes {
+	for dir, res := range keyRes {
 		suffix := ".html"
 		if dir == "js" {
 			suffix = ".js"
@@ -174,8 +179,10 @@ func TestI18nKeysExist(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, m := range re.FindAllStringSubmatch(string(data), -1) {
-				used[m[1]] = path
+			for _, re := range res {
+				for _, m := range re.FindAllStringSubmatch(string(data), -1) {
+					used[m[1]] = path
+				}
 			}
 		}
 	}

@@ -98,10 +98,7 @@ func samplePage(name, lang string, admin bool) console.Page {
 // parse parses layout.html with the page's file as compat/console's
 // loadViews does.
 func parse(name string) (*template.Template, error) {
-	funcs := template.FuncMap{
-		"t": func(texts map[string]string, key string) string { return texts[key] },
-	}
-	return template.New(name).Funcs(funcs).ParseFS(static.Files(), "templates/layout.html", "templates/"+name+".html")
+	return template.New(name).Funcs(console.TemplateFuncs()).ParseFS(static.Files(), "templates/layout.html", "templates/"+name+".html")
 }
 
 func parsePage(t testing.TB, name string) *template.Template {

@@ -129,13 +129,33 @@ type views struct {
 	pages map[string]*template.Template
 }
 
+// TemplateFuncs are the functions the page templates call.
+func TemplateFuncs() template.FuncMap {
+	return template.FuncMap{
+		// t is the text of an i18n key: {{t $.I18n "jobinfo_name"}}.
+		"t": func(texts map[string]string, key string) string { return texts[key] },
+		// args names the arguments of a partial, in pairs:
+		// {{template "modal-foot" (args "I18n" $.I18n "Cols" "col-sm-9")}}.
+		"args": func(pairs ...any) (map[string]any, error) {
+			if len(pairs)%2 != 0 {
+				return nil, fmt.Errorf("args: %d values, want name/value pairs", len(pairs))
+			}
+			m := make(map[string]any, len(pairs)/2)
+			for i := 0; i < len(pairs); i += 2 {
+				name, ok := pairs[i].(string)
+				if !ok {
+					return nil, fmt.Errorf("args: name %v is not a string", pairs[i])
+				}
+				m[name] = pairs[i+1]
+			}
+			return m, nil
+		},
+	}
+}
+
 // loadViews parses layout.html with each page template of dir.
 func loadViews(files fs.FS) (*views, error) {
 	v := &views{pages: map[string]*template.Template{}}
-	funcs := template.FuncMap{
-		// t is the text of an i18n key: {{t $.I18n "jobinfo_name"}}.
-		"t": func(texts map[string]string, key string) string { return texts[key] },
-	}
 	names, err := fs.Glob(files, "templates/*.html")
 	if err != nil {
 		return nil, err
@@ -145,7 +165,7 @@ func loadViews(files fs.FS) (*views, error) {
 		if name == "layout" {
 			continue
 		}
-		t, err := template.New(name).Funcs(funcs).ParseFS(files, "templates/layout.html", path)
+		t, err := template.New(name).Funcs(TemplateFuncs()).ParseFS(files, "templates/layout.html", path)
 		if err != nil {
 			return nil, fmt.Errorf("parse template %s: %w", name, err)
 		}

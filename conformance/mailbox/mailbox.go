@@ -1,86 +1,78 @@
 // Package mailbox is a real SMTP server (go-smtp) on 127.0.0.1, without
 // AUTH or TLS, that keeps every message it receives, decoded: the alarm
-// mails of admins under test (config.md §4), Java's and ours alike.
+// mails of admins under test (config.md §4), Java's and ours alike. It can
+// stop and serve again on the same port, to play a mail server outage, and
+// hold a message in DATA, to catch an admin in the middle of a send.
 package mailbox
 
 import (
-	"bytes"
-	"encoding/base64"
 	"fmt"
 	"io"
 	"log"
-	"mime"
-	"mime/multipart"
-	"mime/quotedprintable"
 	"net"
-	"net/mail"
 	"strconv"
-	"strings"
 	"sync"
+	"time"
 
 	"github.com/emersion/go-smtp"
 )
 
-// Message is one message as the server received it.
-type Message struct {
-	Helo    string // the client's EHLO/HELO name
-	From    string
-	To      []string
-	Subject string // MIME words decoded
-	Body    string // every text part, transfer encoding removed
-}
-
-// LogID is the failed log an alarm mail is about: both admins write
-// "Alarm Job LogId=<id>" into the content (config.md §4). 0 when absent.
-func (m Message) LogID() int64 {
-	_, rest, ok := strings.Cut(m.Body, "Alarm Job LogId=")
-	if !ok {
-		return 0
-	}
-	end := strings.IndexFunc(rest, func(r rune) bool { return r < '0' || r > '9' })
-	if end < 0 {
-		end = len(rest)
-	}
-	id, _ := strconv.ParseInt(rest[:end], 10, 64)
-	return id
-}
-
 // Server records messages until Close.
 type Server struct {
-	port    int
-	srv     *smtp.Server
-	serving chan struct{}
+	port int
 
-	mu   sync.Mutex
-	msgs []Message
+	mu      sync.Mutex
+	srv     *smtp.Server
+	ln      net.Listener
+	serving chan struct{}
+	msgs    []Message
+	changed chan struct{} // closed and replaced by every message
+	hold    *Hold         // armed by HoldNext
+	holds   []*Hold       // every hold, released by Close
 }
 
 // Start listens on a free loopback port.
 func Start() (*Server, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, fmt.Errorf("smtp listen: %w", err)
+	s := &Server{changed: make(chan struct{})}
+	if err := s.listen("127.0.0.1:0"); err != nil {
+		return nil, err
 	}
-	s := &Server{port: ln.Addr().(*net.TCPAddr).Port, serving: make(chan struct{})}
-	s.srv = smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
-		return &session{srv: s, conn: c}, nil
-	}))
-	s.srv.Domain = "localhost"
-	s.srv.ErrorLog = log.New(io.Discard, "", 0)
-	go func() {
-		defer close(s.serving)
-		_ = s.srv.Serve(ln)
-	}()
 	return s, nil
 }
 
+func (s *Server) listen(addr string) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("smtp listen %s: %w", addr, err)
+	}
+	srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
+		return &session{srv: s, conn: c}, nil
+	}))
+	srv.Domain = "localhost"
+	srv.ErrorLog = log.New(io.Discard, "", 0)
+	serving := make(chan struct{})
+	go func() {
+		defer close(serving)
+		_ = srv.Serve(ln)
+	}()
+	s.mu.Lock()
+	s.port = ln.Addr().(*net.TCPAddr).Port
+	s.srv, s.ln, s.serving = srv, ln, serving
+	s.mu.Unlock()
+	return nil
+}
+
 // Args are the spring.mail.* settings pointing an admin (either) at the
-// server: plain SMTP, no authentication. The socket factory is the plain
-// one: an empty value would make JavaMail look for a class named "".
+// server (config.md §2.3): plain SMTP, no authentication. The socket
+// factory is the plain one: an empty value would make JavaMail look for a
+// class named "".
 func (s *Server) Args() []string {
+	s.mu.Lock()
+	port := s.port
+	s.mu.Unlock()
 	return []string{
 		"--spring.mail.host=127.0.0.1",
-		"--spring.mail.port=" + strconv.Itoa(s.port),
+		"--spring.mail.port=" + strconv.Itoa(port),
 		"--spring.mail.properties.mail.smtp.auth=false",
 		"--spring.mail.properties.mail.smtp.starttls.enable=false",
 		"--spring.mail.properties.mail.smtp.starttls.required=false",
@@ -91,24 +83,76 @@ func (s *Server) Args() []string {
 
 // Messages returns a copy of what arrived so far.
 func (s *Server) Messages() []Message {
+	msgs, _ := s.snapshot()
+	return msgs
+}
+
+// snapshot returns a copy of the messages and the channel the next one
+// closes.
+func (s *Server) snapshot() ([]Message, <-chan struct{}) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]Message(nil), s.msgs...)
+	return append([]Message(nil), s.msgs...), s.changed
 }
 
-// ByLogID counts the alarm mails per log id.
-func (s *Server) ByLogID() map[int64]int {
-	n := map[int64]int{}
-	for _, m := range s.Messages() {
-		n[m.LogID()]++
+// Wait blocks until cond holds for the messages received so far and
+// returns them; after timeout it gives up with how many there were.
+func (s *Server) Wait(timeout time.Duration, cond func([]Message) bool) ([]Message, error) {
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	for {
+		msgs, changed := s.snapshot()
+		if cond(msgs) {
+			return msgs, nil
+		}
+		select {
+		case <-changed:
+		case <-timer.C:
+			return msgs, fmt.Errorf("timed out after %v (have %d messages)", timeout, len(msgs))
+		}
 	}
-	return n
 }
 
-// Close stops the server and its sessions.
+func (s *Server) add(m Message) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.msgs = append(s.msgs, m)
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+// Stop closes the listener and every session; connecting then fails with
+// "connection refused". Safe to call twice.
+func (s *Server) Stop() {
+	s.mu.Lock()
+	srv, ln, serving := s.srv, s.ln, s.serving
+	s.srv, s.ln, s.serving = nil, nil, nil
+	s.mu.Unlock()
+	if srv == nil {
+		return
+	}
+	_ = srv.Close()
+	_ = ln.Close() // Serve may not have registered ln yet
+	<-serving
+}
+
+// Restart serves again on the port of Start, after Stop.
+func (s *Server) Restart() error {
+	s.mu.Lock()
+	port := s.port
+	s.mu.Unlock()
+	return s.listen("127.0.0.1:" + strconv.Itoa(port))
+}
+
+// Close releases every hold and stops the server.
 func (s *Server) Close() {
-	_ = s.srv.Close()
-	<-s.serving
+	s.mu.Lock()
+	holds := s.holds
+	s.mu.Unlock()
+	for _, h := range holds {
+		h.Release()
+	}
+	s.Stop()
 }
 
 type session struct {
@@ -138,68 +182,10 @@ func (s *session) Data(r io.Reader) error {
 		return &smtp.SMTPError{Code: 554, Message: err.Error()}
 	}
 	m.Helo, m.From, m.To = s.conn.Hostname(), s.from, append([]string(nil), s.to...)
-	s.srv.mu.Lock()
-	s.srv.msgs = append(s.srv.msgs, m)
-	s.srv.mu.Unlock()
+	s.srv.holdIfArmed(m)
+	s.srv.add(m)
 	return nil
 }
 
 func (s *session) Reset()        { s.from, s.to = "", nil }
 func (s *session) Logout() error { return nil }
-
-// decode extracts the subject and the text of a raw RFC 5322 message,
-// single-part or multipart.
-func decode(raw []byte) (Message, error) {
-	msg, err := mail.ReadMessage(bytes.NewReader(raw))
-	if err != nil {
-		return Message{}, fmt.Errorf("parse mail: %w", err)
-	}
-	subject, err := new(mime.WordDecoder).DecodeHeader(msg.Header.Get("Subject"))
-	if err != nil {
-		return Message{}, fmt.Errorf("decode subject: %w", err)
-	}
-	body, err := decodePart(msg.Header.Get("Content-Type"), msg.Header.Get("Content-Transfer-Encoding"), msg.Body)
-	if err != nil {
-		return Message{}, err
-	}
-	return Message{Subject: subject, Body: body}, nil
-}
-
-func decodePart(contentType, encoding string, r io.Reader) (string, error) {
-	if contentType == "" {
-		contentType = "text/plain"
-	}
-	mediaType, params, err := mime.ParseMediaType(contentType)
-	if err != nil {
-		return "", fmt.Errorf("content type %q: %w", contentType, err)
-	}
-	if strings.HasPrefix(mediaType, "multipart/") {
-		mr := multipart.NewReader(r, params["boundary"])
-		var out []string
-		for {
-			p, err := mr.NextRawPart()
-			if err == io.EOF {
-				return strings.Join(out, "\n"), nil
-			}
-			if err != nil {
-				return "", fmt.Errorf("multipart: %w", err)
-			}
-			s, err := decodePart(p.Header.Get("Content-Type"), p.Header.Get("Content-Transfer-Encoding"), p)
-			if err != nil {
-				return "", err
-			}
-			out = append(out, s)
-		}
-	}
-	switch strings.ToLower(strings.TrimSpace(encoding)) {
-	case "quoted-printable":
-		r = quotedprintable.NewReader(r)
-	case "base64":
-		r = base64.NewDecoder(base64.StdEncoding, r)
-	}
-	b, err := io.ReadAll(r)
-	if err != nil {
-		return "", fmt.Errorf("decode %s body: %w", encoding, err)
-	}
-	return string(b), nil
-}

@@ -532,7 +532,7 @@ func checkCompletion(ctx context.Context, t *testing.T, db *cluster.DB, x extra,
 		t.Fatal(err)
 	}
 	var parentOK, children, failed, claimed, retries, retried int
-	mails := mail.ByLogID()
+	mails := mailbox.ByLogID(mail.Messages())
 	var twice, none []int64
 	for _, r := range rows {
 		switch {

@@ -20,7 +20,7 @@ func TestRetryWhenResultBeatsTriggerInfo(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, db database) {
 		mail := startSMTP(t)
 		exec := startExecutor(t)
-		startAdmin(t, app.Tuning{FailInterval: 100 * time.Millisecond}, db, exec, mail.args()...)
+		startAdmin(t, app.Tuning{FailInterval: 100 * time.Millisecond}, db, exec, mail.Args()...)
 		group := addGroup(t, db.store, exec.address())
 		job := addJob(t, db.store, group, jobSpec{desc: "early-callback", alarmEmail: schema.Ptr("ops@test"),
 			retry: 1, rate: 86400, nextIn: 2 * time.Second, enabled: true})
@@ -36,6 +36,6 @@ func TestRetryWhenResultBeatsTriggerInfo(t *testing.T) {
 			atLeast[runSeen](2))
 		logs := waitSettled(t, db.store, job, 2)
 		checkRetryChain(t, logs, 1)
-		checkOneMailPerLog(t, mail.msgs.all(), logs)
+		checkOneMailPerLog(t, mail.Messages(), logs)
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/conformance/mailbox"
 	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
 )
 
@@ -38,7 +39,7 @@ func TestFailuresAcrossDatabaseOutage(t *testing.T) {
 		db := openDatabase(t, srv.createDatabase("xxl_fault"), "root", "")
 		mail := startSMTP(t)
 		exec := startExecutor(t)
-		startAdmin(t, fastMonitors(), db, exec, mail.args()...)
+		startAdmin(t, fastMonitors(), db, exec, mail.Args()...)
 		group := addGroup(t, db.store, exec.address())
 		// Jobs run for a second before they fail, so results are in flight
 		// when the database goes.
@@ -56,11 +57,11 @@ func TestFailuresAcrossDatabaseOutage(t *testing.T) {
 		// admin's CAS -2 → 2 after the send must fail and be finished after
 		// the restart (failmonitor.go keep/finishPending); callbacks of the
 		// jobs still running are pending too.
-		mail.msgs.waitFor(t, fireTimeout, "alarms before the outage", atLeast[mailMsg](6))
-		hold := mail.holdNext()
+		waitMails(t, mail, fireTimeout, "alarms before the outage", atLeast[mailbox.Message](6))
+		hold := mail.HoldNext()
 		var heldLog int64
 		select {
-		case heldLog = <-hold.held:
+		case heldLog = <-hold.Held():
 		case <-time.After(fireTimeout):
 			t.Fatal("no alarm mail to hold")
 		}
@@ -72,7 +73,7 @@ func TestFailuresAcrossDatabaseOutage(t *testing.T) {
 			lastBefore = max(lastBefore, r.LogID)
 		}
 		t.Logf("MariaDB stopped during the alarm of log %d, after %d runs, %d mails (last log id %d); down for %v",
-			heldLog, len(exec.runs.all()), len(mail.msgs.all()), lastBefore, outage)
+			heldLog, len(exec.runs.all()), len(mail.Messages()), lastBefore, outage)
 		// The outage itself is the scenario: nothing to wait for.
 		time.Sleep(outage)
 		srv.start()
@@ -84,10 +85,10 @@ func TestFailuresAcrossDatabaseOutage(t *testing.T) {
 			return len(rs) > 0 && rs[len(rs)-1].LogID > lastBefore
 		})
 		scheduleBack := time.Since(upAt)
-		mail.msgs.waitFor(t, time.Minute, "an alarm of a failure after the restart", newAlarms(lastBefore, 1))
+		waitMails(t, mail, time.Minute, "an alarm of a failure after the restart", newAlarms(lastBefore, 1))
 		alarmsBack := time.Since(upAt)
 		// Keep failing for a while on the recovered database.
-		mail.msgs.waitFor(t, 30*time.Second, "more alarms after the restart", newAlarms(lastBefore, 6))
+		waitMails(t, mail, 30*time.Second, "more alarms after the restart", newAlarms(lastBefore, 6))
 
 		// Stop the jobs and let the ring, the callbacks and the monitors drain.
 		eventually(t, 30*time.Second, 200*time.Millisecond, func() (bool, string) {
@@ -122,8 +123,8 @@ func TestFailuresAcrossDatabaseOutage(t *testing.T) {
 		})
 		caughtUp := time.Since(upAt)
 
-		checkOutageOutcome(t, logs, mail.msgs.all())
-		if n := byLogID(mail.msgs.all())[heldLog]; n != 1 {
+		checkOutageOutcome(t, logs, mail.Messages())
+		if n := mailbox.ByLogID(mail.Messages())[heldLog]; n != 1 {
 			t.Errorf("log %d, whose alarm the outage interrupted, got %d mails, want 1", heldLog, n)
 		}
 		var before, after, delayed int
@@ -141,7 +142,7 @@ func TestFailuresAcrossDatabaseOutage(t *testing.T) {
 		}
 		t.Logf("failed logs: %d (%d triggered before the stop, %d after the restart); mails: %d; "+
 			"callbacks re-sent across the outage: %d (%d rejected POSTs)",
-			len(logs), before, after, len(mail.msgs.all()), delayed, exec.rejectedCbs.Load())
+			len(logs), before, after, len(mail.Messages()), delayed, exec.rejectedCbs.Load())
 		t.Logf("recovery after restart: first trigger %v, first new alarm %v, all rows settled %v",
 			scheduleBack.Round(time.Millisecond), alarmsBack.Round(time.Millisecond), caughtUp.Round(time.Millisecond))
 	})
@@ -149,7 +150,7 @@ func TestFailuresAcrossDatabaseOutage(t *testing.T) {
 
 // checkOutageOutcome: every failed log alarmed (2) with exactly one mail,
 // and every log that had a retry left was retried exactly once.
-func checkOutageOutcome(t testing.TB, logs []schema.JobLog, mails []mailMsg) {
+func checkOutageOutcome(t testing.TB, logs []schema.JobLog, mails []mailbox.Message) {
 	t.Helper()
 	marker := retryMarker()
 	var retryable, retries int
@@ -176,10 +177,10 @@ func checkOutageOutcome(t testing.TB, logs []schema.JobLog, mails []mailMsg) {
 }
 
 // newAlarms is a waitFor condition: n mails about logs newer than lastBefore.
-func newAlarms(lastBefore int64, n int) func([]mailMsg) bool {
-	return func(ms []mailMsg) bool {
+func newAlarms(lastBefore int64, n int) func([]mailbox.Message) bool {
+	return func(ms []mailbox.Message) bool {
 		for _, m := range ms {
-			if m.logID() > lastBefore {
+			if m.LogID() > lastBefore {
 				n--
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/conformance/mailbox"
 )
 
 // fireTimeout covers the schedule loop's first round (~5 s after start,
@@ -21,19 +22,19 @@ func TestRetryThenAlarmEveryFailure(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, db database) {
 		mail := startSMTP(t)
 		exec := startExecutor(t)
-		startAdmin(t, fastMonitors(), db, exec, mail.args()...)
+		startAdmin(t, fastMonitors(), db, exec, mail.Args()...)
 		group := addGroup(t, db.store, exec.address())
 		job := addJob(t, db.store, group, jobSpec{desc: "retry-alarm", alarmEmail: schema.Ptr("ops@test"),
 			retry: 2, rate: 86400, nextIn: 2 * time.Second, enabled: true})
 
-		mails := mail.msgs.waitFor(t, fireTimeout, "three alarm mails", atLeast[mailMsg](3))
+		mails := waitMails(t, mail, fireTimeout, "three alarm mails", atLeast[mailbox.Message](3))
 		logs := waitSettled(t, db.store, job, 3)
 
 		if n := len(exec.runs.all()); n != 3 {
 			t.Errorf("executor got %d runs, want 3 (one trigger + two retries)", n)
 		}
 		checkRetryChain(t, logs, 2)
-		checkOneMailPerLog(t, mail.msgs.all(), logs)
+		checkOneMailPerLog(t, mail.Messages(), logs)
 		for _, m := range mails {
 			if len(m.To) != 1 || m.To[0] != "ops@test" || m.From != "alarm@test" {
 				t.Errorf("mail envelope from %q to %v, want alarm@test to [ops@test]", m.From, m.To)
@@ -58,8 +59,8 @@ func TestTwoAdminsAlarmOnce(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, db database) {
 		mail := startSMTP(t)
 		exec := startExecutor(t)
-		startAdmin(t, fastMonitors(), db, nil, mail.args()...)
-		startAdmin(t, fastMonitors(), db, exec, mail.args()...)
+		startAdmin(t, fastMonitors(), db, nil, mail.Args()...)
+		startAdmin(t, fastMonitors(), db, exec, mail.Args()...)
 		group := addGroup(t, db.store, exec.address())
 		var jobs []int
 		for i, mode := range []failMode{failByCallback, failByCallback, failAtRun} {
@@ -69,7 +70,7 @@ func TestTwoAdminsAlarmOnce(t *testing.T) {
 			jobs = append(jobs, id)
 		}
 
-		mail.msgs.waitFor(t, fireTimeout, "nine alarm mails", atLeast[mailMsg](9))
+		waitMails(t, mail, fireTimeout, "nine alarm mails", atLeast[mailbox.Message](9))
 		var all []schema.JobLog
 		for _, job := range jobs {
 			logs := waitSettled(t, db.store, job, 3)
@@ -79,7 +80,7 @@ func TestTwoAdminsAlarmOnce(t *testing.T) {
 		if n := len(exec.runs.all()); n != 9 {
 			t.Errorf("executor got %d runs, want 9 (three jobs × one trigger + two retries)", n)
 		}
-		checkOneMailPerLog(t, mail.msgs.all(), all)
+		checkOneMailPerLog(t, mail.Messages(), all)
 	})
 }
 
@@ -132,9 +133,9 @@ func checkRetryChain(t testing.TB, logs []schema.JobLog, retry int) {
 
 // checkOneMailPerLog: every failed log got exactly one mail and no mail
 // names another log (config.md §4 step 5: the body says Alarm Job LogId=<id>).
-func checkOneMailPerLog(t testing.TB, mails []mailMsg, logs []schema.JobLog) {
+func checkOneMailPerLog(t testing.TB, mails []mailbox.Message, logs []schema.JobLog) {
 	t.Helper()
-	counts := byLogID(mails)
+	counts := mailbox.ByLogID(mails)
 	want := map[int64]bool{}
 	for _, l := range logs {
 		want[l.ID] = true
