@@ -113,9 +113,16 @@ func (e *executor) serve(c net.Conn) {
 	}
 }
 
-// record notes a /run from its body's jobId and logId.
+// record notes a /run from its body's jobId, logId and logDateTime. The
+// trigger time lets duplicates be counted per trigger second (ours sends
+// the planned second, Java the moment it wrote the log row) instead of per
+// second of receipt, where a late fire of one second and the on-time fire
+// of the next would look like two fires of one second.
 func (e *executor) record(body []byte, at time.Time) {
 	f := cluster.Fire{JobID: int(number(body, `"jobId":`)), LogID: number(body, `"logId":`), At: at}
+	if ms := number(body, `"logDateTime":`); ms > 0 {
+		f.Trigger = time.UnixMilli(ms)
+	}
 	e.mu.Lock()
 	e.fires = append(e.fires, f)
 	e.mu.Unlock()

@@ -262,7 +262,10 @@ func measure(ctx context.Context, o options, n int) (*report, error) {
 	}
 	// Misses and duplicates over the whole run, misses of the warm-up
 	// apart; lateness and counts of the measured part from its fires only.
-	whole := cluster.Analyze(slices.Clone(fires), ids, first, last, []cluster.Window{{From: first, To: from.Add(-time.Second)}})
+	// A fire's second is its trigger time's (the executor reads logDateTime):
+	// a fire sent late carries the second it was sent in, so duplicates are
+	// fires no planned second within lateWindow before theirs is left for.
+	whole := cluster.AnalyzeLate(slices.Clone(fires), ids, 1, first, last, []cluster.Window{{From: first, To: from.Add(-time.Second)}}, lateWindow)
 	rep.Missed, rep.MissedWarmUp, rep.Duplicates = whole.MissesElsewhere, whole.MissesExcused, whole.Duplicates
 	if o.dump {
 		if err := db.Dump(ctx, dir, group, fires); err != nil {
@@ -293,6 +296,10 @@ func logCounts(ctx context.Context, db *cluster.DB, group int) (rows, failed, op
 	}
 	return rows, failed, open, nil
 }
+
+// lateWindow is the misfire threshold (scheduler.md §3.2): neither admin
+// sends a planned fire more than 5 s late without calling it a misfire.
+const lateWindow = 5
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
