@@ -251,7 +251,7 @@ func TestJobExportImport(t *testing.T) {
 	// the page's own words exist in every language
 	for _, lang := range langs {
 		t.Run("words/"+lang, func(t *testing.T) {
-			_, tb := openFresh(t, b, "/jobinfo?lang=" + lang, "jobinfo")
+			_, tb := openFresh(t, b, "/jobinfo?lang="+lang, "jobinfo")
 			var missing []string
 			tb.Run(`Array.prototype.filter.call(document.querySelectorAll('.xj-word'), function (e) {
 				return e.textContent === '' || e.textContent === e.getAttribute('data-word'); }).map(function (e) { return e.getAttribute('data-word'); })`, &missing)
