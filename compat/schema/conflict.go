@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // erLockDeadlock is ER_LOCK_DEADLOCK: a deadlock on one server, and on a
@@ -11,18 +12,31 @@ import (
 // conflicting write committed on another node.
 const erLockDeadlock = 1213
 
+// PostgreSQL's SQLSTATEs of a transaction rolled back by a concurrent one
+// (serialization_failure, deadlock_detected) and of a unique key refusing
+// an insert (unique_violation).
+const (
+	pgSerializationFailure = "40001"
+	pgDeadlockDetected     = "40P01"
+	pgUniqueViolation      = "23505"
+)
+
 // IsConflict tells whether err is a transaction that lost to a concurrent
 // writer of the same rows and was rolled back: a deadlock or a Galera
-// certification failure (error 1213), or a schedule compare-and-set that
-// found a job already moved (ErrScheduleConflict). Such a transaction
-// changed nothing; it is not an outage, and redoing it reads the winner's
-// rows.
+// certification failure (error 1213), a PostgreSQL deadlock or
+// serialization failure, or a schedule compare-and-set that found a job
+// already moved (ErrScheduleConflict). Such a transaction changed nothing;
+// it is not an outage, and redoing it reads the winner's rows.
 func IsConflict(err error) bool {
 	if errors.Is(err, ErrScheduleConflict) {
 		return true
 	}
 	var me *mysql.MySQLError
-	return errors.As(err, &me) && me.Number == erLockDeadlock
+	if errors.As(err, &me) {
+		return me.Number == erLockDeadlock
+	}
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && (pe.Code == pgSerializationFailure || pe.Code == pgDeadlockDetected)
 }
 
 // erDupEntry is ER_DUP_ENTRY; sqliteConstraintUnique is SQLite's
@@ -38,6 +52,10 @@ func IsDuplicate(err error) bool {
 	var me *mysql.MySQLError
 	if errors.As(err, &me) {
 		return me.Number == erDupEntry
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return pe.Code == pgUniqueViolation
 	}
 	var coded interface{ Code() int }
 	return errors.As(err, &coded) && coded.Code() == sqliteConstraintUnique

@@ -11,7 +11,6 @@ import (
 // (PostgreSQL is the most requested) is one new file implementing it.
 type dialect interface {
 	backend() Backend
-	placeholders() sq.PlaceholderFormat
 	// lockSuffix is appended to the schedule-lock SELECT: "FOR UPDATE" where
 	// row locks exist; SQLite's immediate transaction already holds the
 	// database write lock.
@@ -27,7 +26,42 @@ type dialect interface {
 	insertID(ctx context.Context, q runner, b sq.InsertBuilder) (int64, error)
 	// transactionalDDL reports whether CREATE TABLE can be rolled back.
 	transactionalDDL() bool
+	// columnType is the type the dialect's DDL declares for a column that
+	// the 2.4.x script declares with mysqlType (as columns reports it).
+	columnType(mysqlType string) string
+	// syncIDs makes the id generators of tables whose rows were inserted
+	// with explicit ids (the seed rows) hand out ids above them.
+	syncIDs(ctx context.Context, q runner, tables []string) error
+	// sortCaseless and eqCaseless order and compare a column the way
+	// MySQL's case-insensitive collation does (user names, app names,
+	// titles: schema.md §4.7, §4.9).
+	sortCaseless(column string) string
+	eqCaseless(column string, v any) sq.Sqlizer
+	// likeOp is the operator of the text filters, case-insensitive as
+	// MySQL's LIKE is.
+	likeOp() string
+	// typedParam is the placeholder of a value whose type the statement
+	// does not fix (a CASE branch), typed as a column the 2.4.x script
+	// declares with mysqlType: PostgreSQL infers such a parameter as text.
+	typedParam(mysqlType string) string
+	// wrap adapts every statement run through r to the backend: the store
+	// writes '?' placeholders (squirrel's default and any raw SQL alike).
+	wrap(r runner) runner
 }
+
+// collationDialect is the part of MySQL and SQLite that needs no
+// translation: MySQL types, ids that follow explicit inserts, and
+// case-insensitivity in the columns' collations (SQLite: NOCASE columns,
+// and LIKE folds ASCII case).
+type collationDialect struct{}
+
+func (collationDialect) columnType(mysqlType string) string              { return mysqlType }
+func (collationDialect) syncIDs(context.Context, runner, []string) error { return nil }
+func (collationDialect) sortCaseless(column string) string               { return column }
+func (collationDialect) eqCaseless(column string, v any) sq.Sqlizer      { return sq.Eq{column: v} }
+func (collationDialect) wrap(r runner) runner                            { return r }
+func (collationDialect) likeOp() string                                  { return "LIKE" }
+func (collationDialect) typedParam(string) string                        { return "?" }
 
 // runner is what *sql.DB, *sql.Tx and *sql.Conn share.
 type runner interface {

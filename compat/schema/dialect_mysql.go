@@ -8,12 +8,11 @@ import (
 	sq "github.com/Masterminds/squirrel"
 )
 
-type mysqlDialect struct{}
+type mysqlDialect struct{ collationDialect }
 
-func (mysqlDialect) backend() Backend                   { return MySQL }
-func (mysqlDialect) placeholders() sq.PlaceholderFormat { return sq.Question }
-func (mysqlDialect) lockSuffix() string                 { return "FOR UPDATE" }
-func (mysqlDialect) transactionalDDL() bool             { return false }
+func (mysqlDialect) backend() Backend       { return MySQL }
+func (mysqlDialect) lockSuffix() string     { return "FOR UPDATE" }
+func (mysqlDialect) transactionalDDL() bool { return false }
 
 func (mysqlDialect) insertID(ctx context.Context, q runner, b sq.InsertBuilder) (int64, error) {
 	return lastInsertID(ctx, q, b)

@@ -10,12 +10,11 @@ import (
 
 // sqliteDialect is the embedded store. Types keep the MySQL spelling so the
 // schema check compares like with like; SQLite maps them to its affinities.
-type sqliteDialect struct{}
+type sqliteDialect struct{ collationDialect }
 
-func (sqliteDialect) backend() Backend                   { return SQLite }
-func (sqliteDialect) placeholders() sq.PlaceholderFormat { return sq.Question }
-func (sqliteDialect) lockSuffix() string                 { return "" }
-func (sqliteDialect) transactionalDDL() bool             { return true }
+func (sqliteDialect) backend() Backend       { return SQLite }
+func (sqliteDialect) lockSuffix() string     { return "" }
+func (sqliteDialect) transactionalDDL() bool { return true }
 
 func (sqliteDialect) insertID(ctx context.Context, q runner, b sq.InsertBuilder) (int64, error) {
 	return lastInsertID(ctx, q, b)

@@ -18,8 +18,9 @@ type Backend string
 
 // Supported backends.
 const (
-	MySQL  Backend = "mysql" // MySQL 5.7/8 and MariaDB 10.x
-	SQLite Backend = "sqlite"
+	MySQL    Backend = "mysql" // MySQL 5.7/8 and MariaDB 10.x
+	SQLite   Backend = "sqlite"
+	Postgres Backend = "postgres" // PostgreSQL 12+
 )
 
 // Target is a parsed spring.datasource.url, ready for database/sql.
@@ -33,18 +34,21 @@ type Target struct {
 }
 
 // ParseJDBC turns a JDBC URL into a driver target. Only the parameters that
-// change behaviour are translated: serverTimezone/connectionTimeZone (the
-// zone DATETIME values are written in, schema.md §3), characterEncoding,
+// change behaviour are translated; for MySQL: serverTimezone/connectionTimeZone
+// (the zone DATETIME values are written in, schema.md §3), characterEncoding,
 // useSSL/sslMode/requireSSL, connectTimeout/socketTimeout and user/password;
-// the dozens of Connector/J tuning options are ignored.
+// the dozens of Connector/J tuning options are ignored. PostgreSQL: see
+// parsePostgres.
 func ParseJDBC(raw, user, password string) (Target, error) {
 	switch {
 	case strings.HasPrefix(raw, "jdbc:mysql://"), strings.HasPrefix(raw, "jdbc:mariadb://"):
 		return parseMySQL(raw, user, password)
+	case strings.HasPrefix(raw, "jdbc:postgresql:"):
+		return parsePostgres(raw, user, password)
 	case strings.HasPrefix(raw, "jdbc:sqlite:"):
 		return parseSQLite(raw)
 	}
-	return Target{}, fmt.Errorf("spring.datasource.url %q: only jdbc:mysql://, jdbc:mariadb:// and jdbc:sqlite: are supported", raw)
+	return Target{}, fmt.Errorf("spring.datasource.url %q: only jdbc:mysql://, jdbc:mariadb://, jdbc:postgresql:// and jdbc:sqlite: are supported", raw)
 }
 
 func parseMySQL(raw, user, password string) (Target, error) {

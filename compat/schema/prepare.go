@@ -75,7 +75,7 @@ func (s *Store) Prepare(ctx context.Context) (PrepareResult, error) {
 			return res, nil
 		}
 	}
-	if err := checkColumns(found, &res); err != nil {
+	if err := checkColumns(found, s.d.columnType, &res); err != nil {
 		return res, err
 	}
 	for table := range expectedTables {
@@ -109,7 +109,9 @@ func (s *Store) inspect(ctx context.Context) (map[string]map[string]string, erro
 	return found, nil
 }
 
-func checkColumns(found map[string]map[string]string, res *PrepareResult) error {
+// checkColumns compares the found columns with the 2.4.x ones, whose types
+// columnType spells as the backend's DDL declares them.
+func checkColumns(found map[string]map[string]string, columnType func(string) string, res *PrepareResult) error {
 	if cols, ok := found["xxl_job_user"]; ok {
 		if _, has := cols["token"]; has {
 			return fmt.Errorf("%w: this database has the xxl-job 3.x schema (xxl_job_user.token, SHA-256 passwords); 3.x schemas are not supported yet, use a 2.3/2.4 database", ErrUnsupportedSchema)
@@ -123,7 +125,7 @@ func checkColumns(found map[string]map[string]string, res *PrepareResult) error 
 			continue
 		}
 		for _, col := range sortedKeys(expectedTables[table]) {
-			want := expectedTables[table][col]
+			want := columnType(expectedTables[table][col])
 			got, ok := cols[col]
 			if !ok {
 				problems = append(problems, fmt.Sprintf("table %s is missing column %s", table, col))

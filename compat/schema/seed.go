@@ -12,7 +12,7 @@ import (
 var seedTime = time.Date(2018, 11, 3, 22, 21, 31, 0, time.UTC)
 
 // create makes the tables and the seed rows of tables_xxl_job.sql (schema.md
-// §2). Where DDL is transactional (SQLite) it is all one transaction; MySQL
+// §2). Where DDL is transactional (SQLite, PostgreSQL) it is all one transaction; MySQL
 // commits each CREATE implicitly, so on failure the tables this call created
 // are dropped again rather than left half-made.
 func (s *Store) create(ctx context.Context) error {
@@ -72,7 +72,7 @@ func (s *Store) seed(ctx context.Context) error {
 			return fmt.Errorf("insert seed rows: %w", err)
 		}
 	}
-	return nil
+	return s.d.syncIDs(ctx, s.q, []string{"xxl_job_group", "xxl_job_info", "xxl_job_user"})
 }
 
 // ensureScheduleLock inserts the schedule_lock row when it is missing.

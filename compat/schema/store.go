@@ -13,6 +13,7 @@ import (
 
 	sq "github.com/Masterminds/squirrel"
 	_ "github.com/go-sql-driver/mysql" // MySQL and MariaDB driver
+	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL driver ("pgx")
 	_ "modernc.org/sqlite"             // pure-Go SQLite driver, no cgo
 )
 
@@ -24,6 +25,7 @@ var ErrNotFound = errors.New("not found")
 type Store struct {
 	db   *sql.DB
 	q    runner
+	inTx bool // q is a transaction
 	d    dialect
 	loc  *time.Location
 	sb   sq.StatementBuilderType
@@ -54,6 +56,12 @@ func Open(ctx context.Context, t Target, pool PoolSettings) (*Store, error) {
 		db.SetMaxIdleConns(max(pool.MaxIdle, 0))
 		db.SetConnMaxIdleTime(pool.IdleTimeout)
 		db.SetConnMaxLifetime(pool.MaxLifetime)
+	case Postgres:
+		d = postgresDialect{}
+		db.SetMaxOpenConns(max(pool.MaxOpen, 1))
+		db.SetMaxIdleConns(max(pool.MaxIdle, 0))
+		db.SetConnMaxIdleTime(pool.IdleTimeout)
+		db.SetConnMaxLifetime(pool.MaxLifetime)
 	case SQLite:
 		d = sqliteDialect{}
 		// SQLite has one writer; a handful of connections serve concurrent
@@ -80,7 +88,7 @@ func newStore(db *sql.DB, d dialect, loc *time.Location) *Store {
 	if loc == nil {
 		loc = time.Local
 	}
-	return &Store{db: db, q: db, d: d, loc: loc, sb: sq.StatementBuilder.PlaceholderFormat(d.placeholders()), errs: new(atomic.Int64),
+	return &Store{db: db, q: d.wrap(db), d: d, loc: loc, sb: sq.StatementBuilder, errs: new(atomic.Int64),
 		caps: &insertCaps{}}
 }
 
@@ -118,7 +126,7 @@ func (s *Store) Ping(ctx context.Context) error {
 // returns nil and rolling back otherwise (also on panic), so a failure never
 // leaves half-written rows.
 func (s *Store) WithTx(ctx context.Context, fn func(tx *Store) error) (err error) {
-	if _, nested := s.q.(*sql.Tx); nested {
+	if s.inTx {
 		return fn(s)
 	}
 	tx, err := s.db.BeginTx(ctx, nil)
@@ -135,7 +143,7 @@ func (s *Store) WithTx(ctx context.Context, fn func(tx *Store) error) (err error
 		}
 	}()
 	txs := *s
-	txs.q = tx
+	txs.q, txs.inTx = s.d.wrap(tx), true
 	if err = fn(&txs); err != nil {
 		return err
 	}
@@ -165,17 +173,24 @@ func (s *Store) WithScheduleLock(ctx context.Context, fn func(tx *Store) error) 
 }
 
 // ScheduleLockWaiters counts the other sessions of this database blocked on
-// the schedule lock: InnoDB reports a lock wait, or the lock SELECT is still
-// executing (MariaDB does not always list the waiter as LOCK WAIT). ok is
-// false where the backend cannot tell (SQLite).
+// the schedule lock or another row lock: InnoDB reports a lock wait, or the
+// lock SELECT is still executing (MariaDB does not always list the waiter as
+// LOCK WAIT); PostgreSQL lists the waiter's lock as not granted in pg_locks.
+// ok is false where the backend cannot tell (SQLite).
 func (s *Store) ScheduleLockWaiters(ctx context.Context) (n int, ok bool, err error) {
-	if s.d.backend() != MySQL {
-		return 0, false, nil
-	}
-	err = s.q.QueryRowContext(ctx, `SELECT count(1) FROM information_schema.processlist p
+	switch s.d.backend() {
+	case MySQL:
+		err = s.q.QueryRowContext(ctx, `SELECT count(1) FROM information_schema.processlist p
 		LEFT JOIN information_schema.innodb_trx t ON p.id = t.trx_mysql_thread_id
 		WHERE p.db = DATABASE() AND p.id <> CONNECTION_ID() AND (t.trx_state = 'LOCK WAIT'
 		  OR (p.command = 'Query' AND p.info LIKE '%xxl_job_lock%FOR UPDATE%'))`).Scan(&n)
+	case Postgres:
+		err = s.q.QueryRowContext(ctx, `SELECT count(DISTINCT l.pid) FROM pg_locks l
+		JOIN pg_stat_activity a ON a.pid = l.pid
+		WHERE NOT l.granted AND a.datname = current_database() AND l.pid <> pg_backend_pid()`).Scan(&n)
+	default:
+		return 0, false, nil
+	}
 	if err != nil {
 		return 0, true, fmt.Errorf("count schedule lock waiters: %w", err)
 	}
@@ -266,13 +281,14 @@ func (s *Store) count(ctx context.Context, b sq.SelectBuilder) (int, error) {
 }
 
 // likeContains builds a LIKE pattern matching v anywhere, with the user's own
-// '%' and '_' taken literally (the Java admin lets them act as wildcards).
-// SQLite's LIKE stops reading its pattern at a NUL byte, so a value holding
-// one also needs INSTR (on every backend, to keep one rule).
-func likeContains(column, v string) sq.Sqlizer {
+// '%' and '_' taken literally (the Java admin lets them act as wildcards),
+// case-insensitive on every backend as MySQL's LIKE is. SQLite's LIKE stops
+// reading its pattern at a NUL byte, so a value holding one also needs INSTR
+// (on MySQL too, to keep one rule; PostgreSQL never sees a NUL, see nulFree).
+func (s *Store) likeContains(column, v string) sq.Sqlizer {
 	r := strings.NewReplacer("!", "!!", "%", "!%", "_", "!_")
-	like := sq.Expr(column+" LIKE ? ESCAPE '!'", "%"+r.Replace(v)+"%")
-	if strings.ContainsRune(v, 0) {
+	like := sq.Expr(column+" "+s.d.likeOp()+" ? ESCAPE '!'", "%"+r.Replace(v)+"%")
+	if strings.ContainsRune(v, 0) && s.d.backend() != Postgres {
 		return sq.And{like, sq.Expr("INSTR("+column+", ?) > 0", v)}
 	}
 	return like

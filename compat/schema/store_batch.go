@@ -29,8 +29,9 @@ type insertMode int
 const (
 	// insertUnknown: not probed yet.
 	insertUnknown insertMode = iota
-	// insertReturning: INSERT … RETURNING id (MariaDB 10.5+) hands back
-	// every id, whatever the auto-increment settings (Galera included).
+	// insertReturning: INSERT … RETURNING id (MariaDB 10.5+, PostgreSQL)
+	// hands back every id, whatever the auto-increment settings (Galera
+	// included).
 	insertReturning
 	// insertConsecutive: one multi-row INSERT whose ids are LAST_INSERT_ID()
 	// and the next ones in auto_increment_increment steps, which InnoDB
@@ -62,7 +63,11 @@ func (s *Store) logInsertMode(ctx context.Context) (insertMode, int64, error) {
 	if c.mode != insertUnknown {
 		return c.mode, c.increment, nil
 	}
-	if s.d.backend() != MySQL {
+	switch s.d.backend() {
+	case Postgres:
+		c.mode = insertReturning
+		return c.mode, 0, nil
+	case SQLite:
 		c.mode = insertSingle
 		return c.mode, 0, nil
 	}
@@ -317,8 +322,9 @@ func (s *Store) triggerInfoValues(l JobLog) []any {
 		l.ExecutorHandler, l.ExecutorParam, l.ExecutorShardingParam, l.ExecutorFailRetryCount}
 }
 
-// LogUpdateTriggerInfoMany is updateTriggerInfo for many rows: on MySQL one
-// UPDATE per 100 rows, on SQLite one prepared UPDATE per row; all in one
+// LogUpdateTriggerInfoMany is updateTriggerInfo for many rows: on MySQL and
+// PostgreSQL one UPDATE per 100 rows, on SQLite one prepared UPDATE per
+// row; all in one
 // transaction. Rows are updated in id order, so two batches cannot
 // deadlock on each other. A row that no longer exists is skipped, as by a
 // single UPDATE.
@@ -333,7 +339,7 @@ func (s *Store) LogUpdateTriggerInfoMany(ctx context.Context, rows []JobLog) err
 	copy(sorted, rows)
 	sortLogsByID(sorted)
 	err := s.WithTx(ctx, func(tx *Store) error {
-		if s.d.backend() != MySQL {
+		if s.d.backend() == SQLite {
 			return tx.logUpdateSingles(ctx, sorted)
 		}
 		for start := 0; start < len(sorted); start += caseRows {
@@ -364,12 +370,13 @@ func (s *Store) triggerInfoCase(rows []JobLog) sq.Sqlizer {
 	for i, l := range rows {
 		values[i] = s.triggerInfoValues(l)
 	}
-	return caseUpdate(rows, triggerInfoColumns, values, "")
+	return caseUpdate(s.d, rows, triggerInfoColumns, values, "")
 }
 
 // caseUpdate builds the CASE-batched UPDATE of xxl_job_log setting columns
-// to values[i] for rows[i], with an extra condition (may be "").
-func caseUpdate(rows []JobLog, columns []string, values [][]any, where string) sq.Sqlizer {
+// to values[i] for rows[i], with an extra condition (may be ""). Each value
+// is typed as its column (see dialect.typedParam).
+func caseUpdate(d dialect, rows []JobLog, columns []string, values [][]any, where string) sq.Sqlizer {
 	var b strings.Builder
 	args := make([]any, 0, len(rows)*(2*len(columns)+1))
 	b.WriteString("UPDATE xxl_job_log SET ")
@@ -378,8 +385,9 @@ func caseUpdate(rows []JobLog, columns []string, values [][]any, where string) s
 			b.WriteString(", ")
 		}
 		b.WriteString(name + " = CASE id")
+		then := " WHEN ? THEN " + d.typedParam(expectedTables["xxl_job_log"][name])
 		for i, l := range rows {
-			b.WriteString(" WHEN ? THEN ?")
+			b.WriteString(then)
 			args = append(args, l.ID, values[i][c])
 		}
 		b.WriteString(" END")
@@ -455,8 +463,8 @@ func (s *Store) LogLoadManyForUpdate(ctx context.Context, ids []int64) (map[int6
 }
 
 // LogFinishMany is LogFinish for many logs: the handle result of each row
-// still open (handle_code <= 0), one statement per 100 rows on MySQL, one
-// prepared statement per row on SQLite. It returns how many rows it
+// still open (handle_code <= 0), one statement per 100 rows on MySQL and
+// PostgreSQL, one prepared statement per row on SQLite. It returns how many rows it
 // finished; callers that need to know which lock them first
 // (LogLoadManyForUpdate).
 func (s *Store) LogFinishMany(ctx context.Context, rows []JobLog) (int64, error) {
@@ -476,7 +484,7 @@ func (s *Store) LogFinishMany(ctx context.Context, rows []JobLog) (int64, error)
 	var n int64
 	err := s.WithTx(ctx, func(tx *Store) error {
 		n = 0
-		if s.d.backend() != MySQL {
+		if s.d.backend() == SQLite {
 			stmt, err := tx.prepare(ctx, "UPDATE xxl_job_log SET handle_time = ?, handle_code = ?, handle_msg = ? WHERE id = ? AND handle_code <= 0")
 			if err != nil {
 				return err
@@ -521,5 +529,5 @@ func (s *Store) handleInfoCase(rows []JobLog) sq.Sqlizer {
 			values = append(values, []any{s.dbTimePtr(l.HandleTime), l.HandleCode, l.HandleMsg})
 		}
 	}
-	return caseUpdate(first, []string{"handle_time", "handle_code", "handle_msg"}, values, " AND handle_code <= 0")
+	return caseUpdate(s.d, first, []string{"handle_time", "handle_code", "handle_msg"}, values, " AND handle_code <= 0")
 }

@@ -24,9 +24,15 @@ func (s *Store) groupSelect() sq.SelectBuilder {
 	return s.sb.Select(groupColumns...).From("xxl_job_group")
 }
 
+// groupOrder is findAll's ORDER BY app_name, title, id, with MySQL's
+// case-insensitive comparison of names (schema.md §4.9).
+func (s *Store) groupOrder() []string {
+	return []string{s.d.sortCaseless("app_name"), s.d.sortCaseless("title"), "id ASC"}
+}
+
 // GroupFindAll is findAll: every group by app_name, title, id.
 func (s *Store) GroupFindAll(ctx context.Context) ([]Group, error) {
-	g, err := s.groups(ctx, s.groupSelect().OrderBy("app_name", "title", "id ASC"))
+	g, err := s.groups(ctx, s.groupSelect().OrderBy(s.groupOrder()...))
 	if err != nil {
 		return nil, fmt.Errorf("list groups: %w", err)
 	}
@@ -35,7 +41,7 @@ func (s *Store) GroupFindAll(ctx context.Context) ([]Group, error) {
 
 // GroupFindByAddressType is findByAddressType.
 func (s *Store) GroupFindByAddressType(ctx context.Context, addressType int) ([]Group, error) {
-	g, err := s.groups(ctx, s.groupSelect().Where(sq.Eq{"address_type": addressType}).OrderBy("app_name", "title", "id ASC"))
+	g, err := s.groups(ctx, s.groupSelect().Where(sq.Eq{"address_type": addressType}).OrderBy(s.groupOrder()...))
 	if err != nil {
 		return nil, fmt.Errorf("list groups of address type %d: %w", addressType, err)
 	}
@@ -101,23 +107,23 @@ type GroupFilter struct {
 	Title   string
 }
 
-func (f GroupFilter) apply(b sq.SelectBuilder) sq.SelectBuilder {
+func (f GroupFilter) apply(s *Store, b sq.SelectBuilder) sq.SelectBuilder {
 	if f.AppName != "" {
-		b = b.Where(likeContains("app_name", f.AppName))
+		b = b.Where(s.likeContains("app_name", f.AppName))
 	}
 	if f.Title != "" {
-		b = b.Where(likeContains("title", f.Title))
+		b = b.Where(s.likeContains("title", f.Title))
 	}
 	return b
 }
 
 // GroupPageList is pageList and pageListCount.
 func (s *Store) GroupPageList(ctx context.Context, offset, size int, f GroupFilter) ([]Group, int, error) {
-	list, err := s.groups(ctx, page(f.apply(s.groupSelect()).OrderBy("app_name", "title", "id ASC"), offset, size))
+	list, err := s.groups(ctx, page(f.apply(s, s.groupSelect()).OrderBy(s.groupOrder()...), offset, size))
 	if err != nil {
 		return nil, 0, fmt.Errorf("page groups: %w", err)
 	}
-	total, err := s.count(ctx, f.apply(s.sb.Select("count(1)").From("xxl_job_group")))
+	total, err := s.count(ctx, f.apply(s, s.sb.Select("count(1)").From("xxl_job_group")))
 	if err != nil {
 		return nil, 0, fmt.Errorf("count groups: %w", err)
 	}

@@ -40,7 +40,7 @@ type JobFilter struct {
 	Author          string
 }
 
-func (f JobFilter) apply(b sq.SelectBuilder) sq.SelectBuilder {
+func (f JobFilter) apply(s *Store, b sq.SelectBuilder) sq.SelectBuilder {
 	if f.JobGroup > 0 {
 		b = b.Where(sq.Eq{"job_group": f.JobGroup})
 	}
@@ -51,20 +51,20 @@ func (f JobFilter) apply(b sq.SelectBuilder) sq.SelectBuilder {
 		b = b.Where(sq.Eq{"trigger_status": *f.TriggerStatus})
 	}
 	if f.JobDesc != "" {
-		b = b.Where(likeContains("job_desc", f.JobDesc))
+		b = b.Where(s.likeContains("job_desc", f.JobDesc))
 	}
 	if f.ExecutorHandler != "" {
-		b = b.Where(likeContains("executor_handler", f.ExecutorHandler))
+		b = b.Where(s.likeContains("executor_handler", f.ExecutorHandler))
 	}
 	if f.Author != "" {
-		b = b.Where(likeContains("author", f.Author))
+		b = b.Where(s.likeContains("author", f.Author))
 	}
 	return b
 }
 
 // JobPageList is pageList and pageListCount (newest id first).
 func (s *Store) JobPageList(ctx context.Context, offset, size int, f JobFilter) ([]JobInfo, int, error) {
-	list, err := s.jobs(ctx, page(f.apply(s.jobSelect()).OrderBy("id DESC"), offset, size))
+	list, err := s.jobs(ctx, page(f.apply(s, s.jobSelect()).OrderBy("id DESC"), offset, size))
 	if err != nil {
 		return nil, 0, fmt.Errorf("page jobs: %w", err)
 	}
@@ -77,7 +77,7 @@ func (s *Store) JobPageList(ctx context.Context, offset, size int, f JobFilter) 
 
 // JobCount is pageListCount alone (group removal uses it).
 func (s *Store) JobCount(ctx context.Context, f JobFilter) (int, error) {
-	n, err := s.count(ctx, f.apply(s.sb.Select("count(1)").From("xxl_job_info")))
+	n, err := s.count(ctx, f.apply(s, s.sb.Select("count(1)").From("xxl_job_info")))
 	if err != nil {
 		return 0, fmt.Errorf("count jobs: %w", err)
 	}

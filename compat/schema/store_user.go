@@ -22,9 +22,9 @@ type UserFilter struct {
 	Role     *int // non-nil to filter (the console's -1 "all" is nil)
 }
 
-func (f UserFilter) apply(b sq.SelectBuilder) sq.SelectBuilder {
+func (f UserFilter) apply(s *Store, b sq.SelectBuilder) sq.SelectBuilder {
 	if f.Username != "" {
-		b = b.Where(likeContains("username", f.Username))
+		b = b.Where(s.likeContains("username", f.Username))
 	}
 	if f.Role != nil {
 		b = b.Where(sq.Eq{"role": *f.Role})
@@ -34,11 +34,11 @@ func (f UserFilter) apply(b sq.SelectBuilder) sq.SelectBuilder {
 
 // UserPageList is pageList and pageListCount (by username).
 func (s *Store) UserPageList(ctx context.Context, offset, size int, f UserFilter) ([]User, int, error) {
-	out, err := selectAll(ctx, s, page(f.apply(s.sb.Select(userColumns...).From("xxl_job_user")).OrderBy("username ASC"), offset, size), s.scanUser)
+	out, err := selectAll(ctx, s, page(f.apply(s, s.sb.Select(userColumns...).From("xxl_job_user")).OrderBy(s.d.sortCaseless("username")+" ASC"), offset, size), s.scanUser)
 	if err != nil {
 		return nil, 0, fmt.Errorf("page users: %w", err)
 	}
-	total, err := s.count(ctx, f.apply(s.sb.Select("count(1)").From("xxl_job_user")))
+	total, err := s.count(ctx, f.apply(s, s.sb.Select("count(1)").From("xxl_job_user")))
 	if err != nil {
 		return nil, 0, fmt.Errorf("count users: %w", err)
 	}
@@ -47,7 +47,7 @@ func (s *Store) UserPageList(ctx context.Context, offset, size int, f UserFilter
 
 // UserLoadByName is loadByUserName (case-insensitive, as MySQL's collation).
 func (s *Store) UserLoadByName(ctx context.Context, username string) (User, error) {
-	u, err := s.scanUser(s.queryRow(ctx, s.sb.Select(userColumns...).From("xxl_job_user").Where(sq.Eq{"username": username})))
+	u, err := s.scanUser(s.queryRow(ctx, s.sb.Select(userColumns...).From("xxl_job_user").Where(s.d.eqCaseless("username", username))))
 	if err != nil {
 		return User{}, notFound(err, fmt.Sprintf("load user %q", username))
 	}
