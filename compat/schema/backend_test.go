@@ -9,10 +9,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5"
 	"go.uber.org/goleak"
 )
 
@@ -20,6 +22,11 @@ import (
 // "xxl:xxl_pwd@tcp(127.0.0.1:3306)/"); when set, every backend test also
 // runs against a fresh MySQL/MariaDB database.
 const mysqlDSNEnv = "XXL_TEST_MYSQL_DSN"
+
+// postgresDSNEnv names a pgx DSN of a role that may create databases (for
+// example "postgres://xxl:xxl_pwd@127.0.0.1:5432/postgres?sslmode=disable");
+// when set, every backend test also runs against a fresh PostgreSQL database.
+const postgresDSNEnv = "XXL_TEST_POSTGRES_DSN"
 
 // testZone is the zone every test store uses, the one of the default
 // spring.datasource.url (schema.md §3), so that wall times differ from UTC.
@@ -31,7 +38,8 @@ func TestMain(m *testing.M) {
 
 // forEachBackend runs fn once per backend, each on a fresh empty database:
 // subtest "sqlite" always, subtest "mysql" only when XXL_TEST_MYSQL_DSN is
-// set (it is skipped otherwise, so CI can see the gap).
+// set, subtest "postgres" only when XXL_TEST_POSTGRES_DSN is (they are
+// skipped otherwise, so CI can see the gap).
 func forEachBackend(t *testing.T, fn func(t *testing.T, s *Store)) {
 	t.Helper()
 	t.Run("sqlite", func(t *testing.T) {
@@ -45,6 +53,14 @@ func forEachBackend(t *testing.T, fn func(t *testing.T, s *Store)) {
 		}
 		t.Parallel()
 		fn(t, openMySQL(t, dsn))
+	})
+	t.Run("postgres", func(t *testing.T) {
+		dsn := os.Getenv(postgresDSNEnv)
+		if dsn == "" {
+			t.Skip("[suite-off] " + postgresDSNEnv + " not set")
+		}
+		t.Parallel()
+		fn(t, openPostgres(t, dsn))
 	})
 }
 
@@ -92,6 +108,39 @@ func openMySQL(tb testing.TB, dsn string) *Store {
 	return openTarget(tb, target)
 }
 
+// openPostgres creates database xxl_t_<random> through the admin DSN, drops
+// it again in Cleanup, and opens it through a jdbc:postgresql URL.
+func openPostgres(tb testing.TB, dsn string) *Store {
+	tb.Helper()
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		tb.Fatalf("%s: %v", postgresDSNEnv, err)
+	}
+	var rnd [6]byte
+	_, _ = rand.Read(rnd[:])
+	name := "xxl_t_" + hex.EncodeToString(rnd[:])
+	pgAdminExec(tb, dsn, "CREATE DATABASE "+name)
+	tb.Cleanup(func() { pgAdminExec(tb, dsn, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)") })
+	url := fmt.Sprintf("jdbc:postgresql://%s:%d/%s?sslmode=disable&serverTimezone=%s", cfg.Host, cfg.Port, name, testZone)
+	target, err := ParseJDBC(url, cfg.User, cfg.Password)
+	if err != nil {
+		tb.Fatalf("ParseJDBC: %v", err)
+	}
+	return openTarget(tb, target)
+}
+
+func pgAdminExec(tb testing.TB, dsn, stmt string) {
+	tb.Helper()
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		tb.Fatalf("open admin connection: %v", err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(stmt); err != nil {
+		tb.Fatalf("%s: %v", stmt, err)
+	}
+}
+
 func adminExec(tb testing.TB, dsn, stmt string) {
 	tb.Helper()
 	db, err := sql.Open("mysql", dsn)
@@ -120,19 +169,25 @@ func at(s *Store, y int, mo time.Month, d, h, mi, sec int) time.Time {
 	return time.Date(y, mo, d, h, mi, sec, 0, s.Location())
 }
 
-// rawExec runs a statement outside the Store, for fixtures the store API
-// cannot produce (hand-made tables, raw column reads).
+// rawExec runs a statement outside the Store's methods, for fixtures the
+// store API cannot produce (hand-made tables, raw column reads). '?'
+// placeholders work on every backend.
 func rawExec(t *testing.T, s *Store, stmt string, args ...any) {
 	t.Helper()
-	if _, err := s.db.Exec(stmt, args...); err != nil {
+	if _, err := s.q.ExecContext(context.Background(), stmt, args...); err != nil {
 		t.Fatalf("%s: %v", stmt, err)
 	}
 }
 
+// rawString reads one value as text. CAST(x AS CHAR) is MySQL's spelling
+// (PostgreSQL's CHAR is one character): it becomes AS TEXT there.
 func rawString(t *testing.T, s *Store, query string, args ...any) *string {
 	t.Helper()
+	if s.Backend() == Postgres {
+		query = strings.ReplaceAll(query, " AS CHAR)", " AS TEXT)")
+	}
 	var v sql.NullString
-	if err := s.db.QueryRow(query, args...).Scan(&v); err != nil {
+	if err := s.q.QueryRowContext(context.Background(), query, args...).Scan(&v); err != nil {
 		t.Fatalf("%s: %v", query, err)
 	}
 	if !v.Valid {

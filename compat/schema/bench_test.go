@@ -25,6 +25,13 @@ func forEachBackendBench(b *testing.B, fn func(b *testing.B, s *Store)) {
 		}
 		fn(b, prepared(b, openMySQL(b, dsn)))
 	})
+	b.Run("postgres", func(b *testing.B) {
+		dsn := os.Getenv(postgresDSNEnv)
+		if dsn == "" {
+			b.Skip(postgresDSNEnv + " not set")
+		}
+		fn(b, prepared(b, openPostgres(b, dsn)))
+	})
 }
 
 // BenchmarkLogSave is the first write of every trigger.

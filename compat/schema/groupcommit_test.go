@@ -71,8 +71,8 @@ func TestGroupCommitBatchesAndIsolates(t *testing.T) {
 	})
 }
 
-// TestGroupCommitOverlongValueMySQL: strict MariaDB rejects an over-long
-// value inside a shared batch; only that unit fails.
+// TestGroupCommitOverlongValue: strict MariaDB and PostgreSQL reject an
+// over-long value inside a shared batch; only that unit fails.
 func TestGroupCommitOverlongValue(t *testing.T) {
 	forEachPrepared(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
@@ -81,7 +81,7 @@ func TestGroupCommitOverlongValue(t *testing.T) {
 			t.Fatal(err)
 		}
 		g := s.NewGroupCommit(16)
-		long := strings.Repeat("9", 40) // over varchar(20) on MySQL; SQLite stores it
+		long := strings.Repeat("9", 40) // over varchar(20) on MySQL and PostgreSQL; SQLite stores it
 		batch := []*unit{
 			{wake: make(chan bool, 1), fn: func(ctx context.Context, tx *Store) error {
 				return tx.LogUpdateTriggerInfo(ctx, JobLog{ID: id, TriggerCode: 200, ExecutorShardingParam: Ptr("0/1")})
@@ -96,7 +96,7 @@ func TestGroupCommitOverlongValue(t *testing.T) {
 		}
 		row, _ := s.LogLoad(ctx, id)
 		switch s.Backend() {
-		case MySQL:
+		case MySQL, Postgres:
 			if batch[1].err == nil || row.TriggerCode != 200 {
 				t.Fatalf("over-long unit: err %v, trigger_code %d", batch[1].err, row.TriggerCode)
 			}

@@ -179,7 +179,11 @@ func TestParseJDBCSQLite(t *testing.T) {
 // TestParseJDBCErrors checks unsupported or broken URLs fail clearly.
 func TestParseJDBCErrors(t *testing.T) {
 	cases := []struct{ url, want string }{
-		{"jdbc:postgresql://h:5432/xxl_job", "only jdbc:mysql://"},
+		{"jdbc:oracle:thin:@h:1521:xe", "only jdbc:mysql://"},
+		{"jdbc:postgresql://h:5432/", "no database name"},
+		{"jdbc:postgresql://h:99999/xxl_job", "bad port"},
+		{"jdbc:postgresql://h/xxl_job?sslmode=sometimes", "unknown sslmode"},
+		{"jdbc:postgresql://h/xxl_job?options=-c%20TimeZone%3DMars/Olympus", "Mars/Olympus"},
 		{"mysql://h:3306/xxl_job", "only jdbc:mysql://"},
 		{"", "only jdbc:mysql://"},
 		{"jdbc:mysql://h:3306/", "no database name"},

@@ -9,10 +9,13 @@ import (
 
 // modesOf lists the insert modes a backend can be forced into: MySQL and
 // MariaDB run all three (MariaDB's default lock mode 1 makes the
-// consecutive path valid there too), SQLite only its own.
+// consecutive path valid there too), PostgreSQL and SQLite only their own.
 func modesOf(s *Store) []insertMode {
-	if s.Backend() == MySQL {
+	switch s.Backend() {
+	case MySQL:
 		return []insertMode{insertReturning, insertConsecutive, insertSingle}
+	case Postgres:
+		return []insertMode{insertReturning}
 	}
 	return []insertMode{insertSingle}
 }

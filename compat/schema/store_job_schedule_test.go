@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // TestJobScheduleUpdateBatch checks the batched scheduleUpdate (schema.md
@@ -170,14 +171,20 @@ func TestJobScheduleMove(t *testing.T) {
 	})
 }
 
-// TestJobScheduleQueryLocks: on MySQL/MariaDB the pre-read is a locking
-// read. Inside a transaction whose snapshot predates a committed edit it
-// still returns the edited row (a plain read returns the snapshot), and it
-// holds the rows it read until commit, so a concurrent writer waits.
+// TestJobScheduleQueryLocks: on MySQL/MariaDB and PostgreSQL the pre-read
+// is a locking read. Inside a transaction whose snapshot predates a
+// committed edit it still returns the edited row (on MySQL a plain read
+// returns the snapshot; PostgreSQL's read committed takes a snapshot per
+// statement), and it holds the rows it read until commit, so a concurrent
+// writer waits.
 func TestJobScheduleQueryLocks(t *testing.T) {
 	forEachPrepared(t, func(t *testing.T, s *Store) {
-		if s.Backend() != MySQL {
+		if s.Backend() == SQLite {
 			t.Skip("SQLite has one writer and no row locks")
+		}
+		snapshot := int64(1000)
+		if s.Backend() == Postgres {
+			snapshot = 1500
 		}
 		ctx := context.Background()
 		id, err := s.JobSave(ctx, JobInfo{JobGroup: 1, JobDesc: "j", ScheduleType: "FIX_RATE",
@@ -196,8 +203,8 @@ func TestJobScheduleQueryLocks(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			if snap.TriggerNextTime != 1000 || len(due) != 1 || due[0].TriggerNextTime != 1500 {
-				t.Errorf("snapshot read %d, locking read %+v; want 1000 and the committed 1500", snap.TriggerNextTime, due)
+			if snap.TriggerNextTime != snapshot || len(due) != 1 || due[0].TriggerNextTime != 1500 {
+				t.Errorf("snapshot read %d, locking read %+v; want %d and the committed 1500", snap.TriggerNextTime, due, snapshot)
 			}
 			// The row is held: another session gives up after its lock wait.
 			conn, err := s.db.Conn(ctx)
@@ -205,6 +212,17 @@ func TestJobScheduleQueryLocks(t *testing.T) {
 				return err
 			}
 			defer conn.Close()
+			if s.Backend() == Postgres {
+				if _, err := conn.ExecContext(ctx, "SET lock_timeout = '1s'"); err != nil {
+					return err
+				}
+				_, err = conn.ExecContext(ctx, "UPDATE xxl_job_info SET trigger_next_time = 1700 WHERE id = $1", id)
+				var pe *pgconn.PgError
+				if !errors.As(err, &pe) || pe.Code != "55P03" {
+					t.Errorf("write of a pre-read row during the round: %v, want a lock timeout (55P03)", err)
+				}
+				return nil
+			}
 			if _, err := conn.ExecContext(ctx, "SET SESSION innodb_lock_wait_timeout = 1"); err != nil {
 				return err
 			}
@@ -219,8 +237,9 @@ func TestJobScheduleQueryLocks(t *testing.T) {
 	})
 }
 
-// TestIsConflict: deadlocks and certification failures (1213) and the
-// schedule compare-and-set are conflicts; outages are not.
+// TestIsConflict: deadlocks and certification failures (1213), PostgreSQL's
+// serialization failures and deadlocks (40001, 40P01) and the schedule
+// compare-and-set are conflicts; outages and other errors are not.
 func TestIsConflict(t *testing.T) {
 	for _, c := range []struct {
 		err  error
@@ -232,6 +251,11 @@ func TestIsConflict(t *testing.T) {
 		{&mysql.MySQLError{Number: 1205, Message: "Lock wait timeout exceeded"}, false},
 		{&mysql.MySQLError{Number: 1047, Message: "WSREP has not yet prepared node for application use"}, false},
 		{mysql.ErrInvalidConn, false},
+		{fmt.Errorf("commit: %w", &pgconn.PgError{Code: "40001", Message: "could not serialize access due to concurrent update"}), true},
+		{&pgconn.PgError{Code: "40P01", Message: "deadlock detected"}, true},
+		{&pgconn.PgError{Code: "55P03", Message: "canceling statement due to lock timeout"}, false},
+		{&pgconn.PgError{Code: "23505", Message: "duplicate key value violates unique constraint"}, false},
+		{&pgconn.PgError{Code: "57P01", Message: "terminating connection due to administrator command"}, false},
 	} {
 		if got := IsConflict(c.err); got != c.want {
 			t.Errorf("IsConflict(%v) = %v, want %v", c.err, got, c.want)
