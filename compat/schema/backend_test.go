@@ -119,7 +119,7 @@ func openPostgres(tb testing.TB, dsn string) *Store {
 	var rnd [6]byte
 	_, _ = rand.Read(rnd[:])
 	name := "xxl_t_" + hex.EncodeToString(rnd[:])
-	pgAdminExec(tb, dsn, "CREATE DATABASE "+name)
+	pgAdminExec(tb, dsn, "CREATE DATABASE "+name+" ENCODING 'UTF8' TEMPLATE template0")
 	tb.Cleanup(func() { pgAdminExec(tb, dsn, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)") })
 	url := fmt.Sprintf("jdbc:postgresql://%s:%d/%s?sslmode=disable&serverTimezone=%s", cfg.Host, cfg.Port, name, testZone)
 	target, err := ParseJDBC(url, cfg.User, cfg.Password)

@@ -43,7 +43,8 @@ func (l *clusterLog) observer(admin int) func(a action, fired bool) {
 }
 
 // TestCluster runs three admins (separate connection pools) on one MariaDB
-// database with 300 FIX_RATE 1 s jobs. One admin is halted abruptly (its
+// or PostgreSQL database (subtests, one after the other) with 300 FIX_RATE
+// 1 s jobs. One admin is halted abruptly (its
 // goroutines cancelled mid-whatever, ring lost, as a crash would) and
 // restarted twice. Expectations (scheduler.md §14): the schedule lock lets
 // exactly one admin decide each planned fire, so nothing fires twice; the
@@ -61,7 +62,10 @@ func TestCluster(t *testing.T) {
 	if v, err := strconv.Atoi(os.Getenv(clusterSecondsEnv)); err == nil && v > 0 {
 		run = time.Duration(v) * time.Second
 	}
-	open := mysqlDB(t)
+	forEachServer(t, false, func(t *testing.T, open opener) { testCluster(t, open, run) })
+}
+
+func testCluster(t *testing.T, open opener, run time.Duration) {
 	const jobs = 300
 	log := &clusterLog{decided: map[entry][]int{}, fired: map[entry][]int{}, lost: map[entry]bool{}}
 

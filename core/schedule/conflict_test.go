@@ -83,14 +83,17 @@ func sameEntries(a, b []entry) bool {
 	return true
 }
 
-// TestRoundSeesConcurrentEdit: on one MariaDB server, a job edited by a
-// writer outside the schedule lock (a Java admin's console, an SQL
-// client) while a round starts is read after the edit commits, never from
-// the round's snapshot: the round waits for the edit, does not fire the
-// job at its old time and does not write the old schedule back over the
-// edit.
+// TestRoundSeesConcurrentEdit: on one MariaDB or PostgreSQL server, a job
+// edited by a writer outside the schedule lock (a Java admin's console, an
+// SQL client) while a round starts is read after the edit commits, never
+// from the round's snapshot: the round waits for the edit, does not fire
+// the job at its old time and does not write the old schedule back over
+// the edit.
 func TestRoundSeesConcurrentEdit(t *testing.T) {
-	open := mysqlDB(t)
+	forEachServer(t, true, testRoundSeesConcurrentEdit)
+}
+
+func testRoundSeesConcurrentEdit(t *testing.T, open opener) {
 	st := open(t)
 	clk := clock.NewFake(t0.Add(10 * time.Second))
 	rec := &recorder{}

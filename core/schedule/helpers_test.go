@@ -26,18 +26,35 @@ func ms(d time.Duration) int64 { return t0.Add(d).UnixMilli() }
 type opener func(tb testing.TB) *schema.Store
 
 // forEachBackend runs fn on a fresh prepared database per backend:
-// "sqlite" always, "mysql" when XXL_TEST_MYSQL_DSN is set.
+// "sqlite" always, "mysql" when XXL_TEST_MYSQL_DSN is set, "postgres" when
+// XXL_TEST_POSTGRES_DSN is.
 func forEachBackend(t *testing.T, fn func(t *testing.T, open opener)) {
 	t.Helper()
 	t.Run("sqlite", func(t *testing.T) {
 		t.Parallel()
 		fn(t, sqliteDB(t))
 	})
-	t.Run("mysql", func(t *testing.T) {
-		open := mysqlDB(t)
-		t.Parallel()
-		fn(t, open)
-	})
+	forEachServer(t, true, fn)
+}
+
+// forEachServer runs fn on a fresh prepared database per server backend,
+// the ones with row locks and separate connections: "mysql" and
+// "postgres", each skipped when its suite is off. Tests that count fires
+// to the second run them one after the other (parallel false).
+func forEachServer(t *testing.T, parallel bool, fn func(t *testing.T, open opener)) {
+	t.Helper()
+	for _, b := range []struct {
+		name string
+		db   func(testing.TB) opener
+	}{{"mysql", mysqlDB}, {"postgres", postgresDB}} {
+		t.Run(b.name, func(t *testing.T) {
+			open := b.db(t)
+			if parallel {
+				t.Parallel()
+			}
+			fn(t, open)
+		})
+	}
 }
 
 func sqliteDB(tb testing.TB) opener {
@@ -47,6 +64,13 @@ func sqliteDB(tb testing.TB) opener {
 // mysqlDB creates a database of its own (skipping without MariaDB).
 func mysqlDB(tb testing.TB) opener {
 	url, user, pass := storetest.MySQLURLZone(tb, "UTC")
+	return prepared(tb, url, user, pass)
+}
+
+// postgresDB creates a PostgreSQL database of its own (skipping without
+// XXL_TEST_POSTGRES_DSN).
+func postgresDB(tb testing.TB) opener {
+	url, user, pass := storetest.PostgresURLZone(tb, "UTC")
 	return prepared(tb, url, user, pass)
 }
 

@@ -1,7 +1,7 @@
-// Package storetest opens fresh stores for tests: an SQLite file always, and
-// a MariaDB/MySQL database of its own when XXL_TEST_MYSQL_DSN is set (skipped
-// otherwise, so `make test` passes on a machine without MySQL and CI can
-// count the skips).
+// Package storetest opens fresh stores for tests: an SQLite file always, a
+// MariaDB/MySQL database of its own when XXL_TEST_MYSQL_DSN is set and a
+// PostgreSQL one when XXL_TEST_POSTGRES_DSN is (skipped otherwise, so `make
+// test` passes on a machine without them and CI can count the skips).
 package storetest
 
 import (
@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5"
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 )
@@ -23,12 +25,18 @@ import (
 // EnvMySQL names the variable holding a go-sql-driver DSN without database.
 const EnvMySQL = "XXL_TEST_MYSQL_DSN"
 
-// ForEach runs fn as subtests "sqlite" and "mysql", each with a prepared
-// store (2.4.x tables and seed rows) on a database of its own.
+// EnvPostgres names the variable holding a pgx DSN (URL or keyword/value)
+// of a role that may create databases, e.g.
+// postgres://xxl:xxl_pwd@127.0.0.1:5432/postgres?sslmode=disable.
+const EnvPostgres = "XXL_TEST_POSTGRES_DSN"
+
+// ForEach runs fn as subtests "sqlite", "mysql" and "postgres", each with a
+// prepared store (2.4.x tables and seed rows) on a database of its own.
 func ForEach(t *testing.T, fn func(t *testing.T, s *schema.Store)) {
 	t.Helper()
 	t.Run("sqlite", func(t *testing.T) { fn(t, SQLite(t)) })
 	t.Run("mysql", func(t *testing.T) { fn(t, MySQL(t)) })
+	t.Run("postgres", func(t *testing.T) { fn(t, Postgres(t)) })
 }
 
 // SQLite opens a prepared store on a new file in t.TempDir().
@@ -88,6 +96,55 @@ func MySQLURLZone(t testing.TB, zone string) (url, user, pass string) {
 	return fmt.Sprintf("jdbc:mysql://%s/%s?serverTimezone=%s&useSSL=false", cfg.Addr, name, zone), cfg.User, cfg.Passwd
 }
 
+// Postgres creates a database, opens a prepared store on it and drops it at
+// the end of the test; it skips the test when EnvPostgres is not set.
+func Postgres(t testing.TB) *schema.Store {
+	t.Helper()
+	url, user, pass := PostgresURL(t)
+	return Open(t, url, user, pass)
+}
+
+// PostgresURL creates an empty PostgreSQL database for the test and returns
+// its JDBC URL and credentials, for tests that start whole admins on it.
+func PostgresURL(t testing.TB) (url, user, pass string) {
+	t.Helper()
+	return PostgresURLZone(t, "Asia/Shanghai")
+}
+
+// PostgresURLZone is PostgresURL with the given zone of the timestamp
+// columns (serverTimezone, as on the MySQL URLs).
+func PostgresURLZone(t testing.TB, zone string) (url, user, pass string) {
+	t.Helper()
+	dsn := os.Getenv(EnvPostgres)
+	if dsn == "" {
+		t.Skip("[suite-off] postgres: " + EnvPostgres + " not set")
+	}
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		t.Fatalf("%s: %v", EnvPostgres, err)
+	}
+	admin, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin.SetMaxOpenConns(1)
+	t.Cleanup(func() { admin.Close() })
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	name := "xxl_t_" + hex.EncodeToString(b)
+	if _, err := admin.Exec("CREATE DATABASE " + name + " ENCODING 'UTF8' TEMPLATE template0"); err != nil {
+		t.Fatalf("create database: %v", err)
+	}
+	// FORCE: a store a test leaked must not keep the database alive.
+	t.Cleanup(func() { _, _ = admin.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)") })
+	sslmode := "disable"
+	if cfg.TLSConfig != nil {
+		sslmode = "require"
+	}
+	return fmt.Sprintf("jdbc:postgresql://%s:%d/%s?sslmode=%s&serverTimezone=%s", cfg.Host, cfg.Port, name, sslmode, zone),
+		cfg.User, cfg.Password
+}
+
 // Open opens a store on url with a pool of 20 and prepares the schema.
 func Open(t testing.TB, url, user, pass string) *schema.Store {
 	t.Helper()
@@ -107,7 +164,7 @@ func Open(t testing.TB, url, user, pass string) *schema.Store {
 }
 
 // WaitScheduleLockWaiter returns once another session is blocked on the
-// schedule lock (MariaDB/MySQL report it); it fails the test if done
+// schedule lock (MariaDB/MySQL and PostgreSQL report it); it fails the test if done
 // delivers first, i.e. the caller that should wait got through. SQLite has
 // no such report: there the waiter only gets a short grace to wrongly get in.
 func WaitScheduleLockWaiter(t testing.TB, s *schema.Store, done <-chan error) {
