@@ -46,7 +46,8 @@ const (
 )
 
 // TestClusterProcesses runs three admin processes on one MariaDB database
-// with 300 FIX_RATE 1 s jobs, SIGKILLs at a third and at two thirds of the
+// (subtest mysql) or PostgreSQL database (subtest postgres; each skipped
+// when its suite is off) with 300 FIX_RATE 1 s jobs, SIGKILLs at a third and at two thirds of the
 // run the admin holding the most queued fires (each restarted at once), and
 // checks scheduler.md §14: the schedule lock lets exactly one admin push
 // each planned fire, so no job fires twice in a second (counted directly
@@ -54,10 +55,21 @@ const (
 // missing fires are those that sat in the killed admin's ring, and each
 // kill did lose some (it hit an admin that held fires).
 func TestClusterProcesses(t *testing.T) {
-	url, user, pass := storetest.MySQLURL(t)
-	if testing.Short() {
-		t.Skip("real-clock test of a minute or so")
+	for _, b := range []struct {
+		name string
+		url  func(testing.TB) (url, user, pass string)
+	}{{"mysql", storetest.MySQLURL}, {"postgres", storetest.PostgresURL}} {
+		t.Run(b.name, func(t *testing.T) {
+			url, user, pass := b.url(t)
+			if testing.Short() {
+				t.Skip("real-clock test of a minute or so")
+			}
+			testClusterProcesses(t, url, user, pass)
+		})
 	}
+}
+
+func testClusterProcesses(t *testing.T, url, user, pass string) {
 	Exclusive(t)
 	run := 30 * time.Second
 	if v, err := strconv.Atoi(os.Getenv(secondsEnv)); err == nil && v > 0 {

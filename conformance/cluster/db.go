@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	sq "github.com/Masterminds/squirrel"
+
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 )
 
@@ -37,6 +39,19 @@ func OpenDB(ctx context.Context, url, user, pass string) (*DB, error) {
 		return nil, fmt.Errorf("open %s: %w", target.Display, err)
 	}
 	return &DB{Store: st, SQL: db}, nil
+}
+
+// bind numbers the '?' placeholders of query where the database wants $n
+// (PostgreSQL).
+func (d *DB) bind(query string) string {
+	if d.Store.Backend() != schema.Postgres {
+		return query
+	}
+	q, err := sq.Dollar.ReplacePlaceholders(query)
+	if err != nil { // cannot happen: Dollar only rewrites
+		return query
+	}
+	return q
 }
 
 // Close closes both handles.
@@ -86,7 +101,7 @@ func (d *DB) Seed(ctx context.Context, n int, address string) (int, []int, error
 
 // Arm sets every job of the group to fire first at first (a whole second).
 func (d *DB) Arm(ctx context.Context, group int, first time.Time) error {
-	_, err := d.SQL.ExecContext(ctx, "UPDATE xxl_job_info SET trigger_last_time = 0, trigger_next_time = ? WHERE job_group = ?",
+	_, err := d.SQL.ExecContext(ctx, d.bind("UPDATE xxl_job_info SET trigger_last_time = 0, trigger_next_time = ? WHERE job_group = ?"),
 		first.UnixMilli(), group)
 	if err != nil {
 		return fmt.Errorf("arm jobs: %w", err)
@@ -98,12 +113,12 @@ func (d *DB) Arm(ctx context.Context, group int, first time.Time) error {
 // trigger_time second (trigger_time is stored without fraction), and how
 // many log rows the group has in all.
 func (d *DB) LogDuplicates(ctx context.Context, group int) (dups, rows int, err error) {
-	err = d.SQL.QueryRowContext(ctx, "SELECT COUNT(*) FROM xxl_job_log WHERE job_group = ?", group).Scan(&rows)
+	err = d.SQL.QueryRowContext(ctx, d.bind("SELECT COUNT(*) FROM xxl_job_log WHERE job_group = ?"), group).Scan(&rows)
 	if err != nil {
 		return 0, 0, fmt.Errorf("count log rows: %w", err)
 	}
-	err = d.SQL.QueryRowContext(ctx, "SELECT COALESCE(SUM(c - 1), 0) FROM (SELECT COUNT(*) AS c FROM xxl_job_log"+
-		" WHERE job_group = ? GROUP BY job_id, trigger_time HAVING COUNT(*) > 1) d", group).Scan(&dups)
+	err = d.SQL.QueryRowContext(ctx, d.bind("SELECT COALESCE(SUM(c - 1), 0) FROM (SELECT COUNT(*) AS c FROM xxl_job_log"+
+		" WHERE job_group = ? GROUP BY job_id, trigger_time HAVING COUNT(*) > 1) d"), group).Scan(&dups)
 	if err != nil {
 		return 0, 0, fmt.Errorf("count duplicate log rows: %w", err)
 	}
@@ -114,7 +129,7 @@ func (d *DB) LogDuplicates(ctx context.Context, group int) (dups, rows int, err 
 // (whole seconds: the column has no fraction), for pairing with the plan
 // like the executor's fires.
 func (d *DB) LogFires(ctx context.Context, group int) ([]Fire, error) {
-	rows, err := d.SQL.QueryContext(ctx, "SELECT id, job_id, trigger_time FROM xxl_job_log WHERE job_group = ?", group)
+	rows, err := d.SQL.QueryContext(ctx, d.bind("SELECT id, job_id, trigger_time FROM xxl_job_log WHERE job_group = ?"), group)
 	if err != nil {
 		return nil, fmt.Errorf("read log rows: %w", err)
 	}
@@ -122,12 +137,12 @@ func (d *DB) LogFires(ctx context.Context, group int) ([]Fire, error) {
 	var out []Fire
 	for rows.Next() {
 		var f Fire
-		var at string
+		var at any
 		if err := rows.Scan(&f.LogID, &f.JobID, &at); err != nil {
 			return nil, fmt.Errorf("read log rows: %w", err)
 		}
-		if f.At, err = time.ParseInLocation(time.DateTime, at, d.Store.Location()); err != nil {
-			return nil, fmt.Errorf("log %d trigger_time %q: %w", f.LogID, at, err)
+		if f.At, err = wallTime(at, d.Store.Location()); err != nil {
+			return nil, fmt.Errorf("log %d trigger_time %v: %w", f.LogID, at, err)
 		}
 		out = append(out, f)
 	}
@@ -135,4 +150,18 @@ func (d *DB) LogFires(ctx context.Context, group int) ([]Fire, error) {
 		return nil, fmt.Errorf("read log rows: %w", err)
 	}
 	return out, nil
+}
+
+// wallTime reads a DATETIME (timestamp) column as the wall time in loc it
+// holds: MySQL's driver hands back text, pgx a time whose zone is UTC.
+func wallTime(v any, loc *time.Location) (time.Time, error) {
+	switch x := v.(type) {
+	case time.Time:
+		return time.Date(x.Year(), x.Month(), x.Day(), x.Hour(), x.Minute(), x.Second(), x.Nanosecond(), loc), nil
+	case []byte:
+		return time.ParseInLocation(time.DateTime, string(x), loc)
+	case string:
+		return time.ParseInLocation(time.DateTime, x, loc)
+	}
+	return time.Time{}, fmt.Errorf("unexpected type %T", v)
 }
