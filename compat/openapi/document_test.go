@@ -451,11 +451,12 @@ func (v validator) check(schema map[string]any, value any, at string) []string {
 }
 
 // forEachShanghai is storetest.ForEach with both stores in Asia/Shanghai,
-// the zone of the examples' times (MariaDB's test stores already are): the
-// seed rows' wall times then read back the same on both.
+// the zone of the examples' times (MariaDB's and PostgreSQL's test stores
+// already are): the seed rows' wall times then read back the same on all.
 func forEachShanghai(t *testing.T, fn func(t *testing.T, s *schema.Store)) {
 	t.Run("sqlite", func(t *testing.T) {
 		fn(t, storetest.Open(t, storetest.SQLiteURL(t, "serverTimezone=Asia/Shanghai"), "", ""))
 	})
 	t.Run("mysql", func(t *testing.T) { fn(t, storetest.MySQL(t)) })
+	t.Run("postgres", func(t *testing.T) { fn(t, storetest.Postgres(t)) })
 }

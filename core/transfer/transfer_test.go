@@ -28,8 +28,11 @@ func service(s *schema.Store) *jobs.Service {
 
 // another opens a second, freshly created database of the same backend.
 func another(t *testing.T, s *schema.Store) *schema.Store {
-	if s.Backend() == schema.SQLite {
+	switch s.Backend() {
+	case schema.SQLite:
 		return storetest.SQLite(t)
+	case schema.Postgres:
+		return storetest.Postgres(t)
 	}
 	return storetest.MySQL(t)
 }
