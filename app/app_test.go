@@ -125,6 +125,23 @@ func TestRunMySQL(t *testing.T) {
 	}
 }
 
+// TestRunPostgres starts the admin on an empty PostgreSQL database, chosen
+// by a jdbc:postgresql URL with PgJDBC's own parameters: it creates the
+// tables and seed rows and serves.
+func TestRunPostgres(t *testing.T) {
+	url, user, pass := storetest.PostgresURL(t)
+	base := admintest.Start(t, "--spring.datasource.url="+url+"&ApplicationName=xxl-job-admin&connectTimeout=5",
+		"--spring.datasource.username="+user, "--spring.datasource.password="+pass)
+	resp, body := get(t, base+"/xxl-job-admin/actuator/health")
+	if resp.StatusCode != 200 || !strings.HasPrefix(body, `{"status":"UP"`) {
+		t.Fatalf("health: %d %s", resp.StatusCode, body)
+	}
+	s := storetest.Open(t, url, user, pass)
+	if u, err := s.UserLoadByName(context.Background(), "ADMIN"); err != nil || u.Role != 1 {
+		t.Fatalf("seed admin user (looked up case-insensitively): %+v %v", u, err)
+	}
+}
+
 // TestRunRefusesBadSchema: a missing column stops start-up with an error
 // naming table and column (issue 2, schema).
 func TestRunRefusesBadSchema(t *testing.T) {

@@ -28,6 +28,10 @@ var databases = []database{
 		url, user, pass := storetest.MySQLURL(t)
 		return []string{"--spring.datasource.url=" + url, "--spring.datasource.username=" + user, "--spring.datasource.password=" + pass}
 	}},
+	{"postgres", func(t *testing.T) []string {
+		url, user, pass := storetest.PostgresURL(t)
+		return []string{"--spring.datasource.url=" + url, "--spring.datasource.username=" + user, "--spring.datasource.password=" + pass}
+	}},
 }
 
 func runMain(t *testing.T, args ...string) (code int, stdout, stderr string) {
