@@ -62,6 +62,14 @@ func (s *Store) Prepare(ctx context.Context) (PrepareResult, error) {
 	if err != nil {
 		return res, err
 	}
+	if n := len(found); n > 0 && n < len(expectedTables) && s.d.transactionalDDL() {
+		// inspect reads table by table: another admin's creation, one
+		// transaction, committed in between. Having seen a table of it,
+		// a second look sees all of them.
+		if found, err = s.inspect(ctx); err != nil {
+			return res, err
+		}
+	}
 	if len(found) == 0 {
 		if err := s.create(ctx); err != nil {
 			// Another admin starting at the same moment may have won the race.

@@ -182,3 +182,36 @@ func TestPrepareAcceptsWidened(t *testing.T) {
 		}
 	})
 }
+
+// TestPrepareConcurrentStarts: admins starting at the same moment on an
+// empty database (separate sessions) all come up, and the seed rows exist
+// once. Only where DDL is transactional: on MySQL an admin can see the
+// tables another is still creating and refuse them as incomplete.
+func TestPrepareConcurrentStarts(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, s *Store) {
+		if !s.d.transactionalDDL() {
+			t.Skip("MySQL commits each CREATE TABLE: a concurrent start can see a half-made schema")
+		}
+		ctx := context.Background()
+		const admins = 3
+		errs := make(chan error, admins)
+		for range admins {
+			go func() {
+				_, err := newStore(s.db, s.d, s.loc).Prepare(ctx)
+				errs <- err
+			}()
+		}
+		for range admins {
+			if err := <-errs; err != nil {
+				t.Errorf("concurrent Prepare: %v", err)
+			}
+		}
+		for table, want := range map[string]int{"xxl_job_user": 1, "xxl_job_group": 1, "xxl_job_info": 1, "xxl_job_lock": 1} {
+			n, err := s.count(ctx, s.sb.Select("count(1)").From(table))
+			mustNoErr(t, err)
+			if n != want {
+				t.Errorf("%s has %d rows, want %d", table, n, want)
+			}
+		}
+	})
+}
