@@ -24,12 +24,20 @@ type backend struct {
 	raw   *sql.DB
 }
 
-// forEachBackend runs fn as subtests "sqlite" and "mysql" (skipped without
-// XXL_TEST_MYSQL_DSN), each on a fresh database.
+// forEachBackend runs fn as subtests "sqlite", "mysql" (skipped without
+// XXL_TEST_MYSQL_DSN) and "postgres" (skipped without
+// XXL_TEST_POSTGRES_DSN), each on a fresh database.
 func forEachBackend(t *testing.T, fn func(t *testing.T, b backend)) {
 	t.Helper()
 	t.Run("sqlite", func(t *testing.T) { fn(t, openSQLite(t)) })
 	t.Run("mysql", func(t *testing.T) { fn(t, openMySQL(t)) })
+	t.Run("postgres", func(t *testing.T) { fn(t, openPostgres(t)) })
+}
+
+func openPostgres(tb testing.TB) backend {
+	tb.Helper()
+	url, user, pass := storetest.PostgresURL(tb)
+	return openURL(tb, url, user, pass)
 }
 
 func openSQLite(tb testing.TB) backend {
