@@ -12,10 +12,11 @@ import (
 
 // BenchmarkRound measures one pre-read round (lock, query, decisions,
 // write-back, commit, ring pushes) with n jobs all due, on SQLite and, with
-// XXL_TEST_MYSQL_DSN, MariaDB. The fake clock advances one second per
+// XXL_TEST_MYSQL_DSN / XXL_TEST_POSTGRES_DSN, MariaDB and PostgreSQL. The fake clock advances one second per
 // round, so the FIX_RATE 1 s jobs stay due: every round is the full
 // case-C path. Statements per round: the lock SELECT, the pre-read SELECT
-// and the write-back: on MySQL one batched UPDATE per 200 jobs, on SQLite
+// and the write-back: on MySQL and PostgreSQL one batched UPDATE per 200
+// jobs, on SQLite
 // one prepared UPDATE per job (Java: one UPDATE per job everywhere).
 func BenchmarkRound(b *testing.B) {
 	backends := []struct {
@@ -25,6 +26,7 @@ func BenchmarkRound(b *testing.B) {
 	}{
 		{"sqlite", func(n int) int { return 3 + n }, func(b *testing.B) opener { return sqliteDB(b) }},
 		{"mysql", func(n int) int { return 2 + (n+199)/200 }, func(b *testing.B) opener { return mysqlDB(b) }},
+		{"postgres", func(n int) int { return 2 + (n+199)/200 }, func(b *testing.B) opener { return postgresDB(b) }},
 	}
 	for _, be := range backends {
 		for _, n := range []int{1000, 5000, 10000} {
