@@ -7,8 +7,11 @@ import (
 	sq "github.com/Masterminds/squirrel"
 )
 
-// dialect holds every difference between backends, so that adding one
-// (PostgreSQL is the most requested) is one new file implementing it.
+// dialect holds the differences between backends (MySQL, SQLite,
+// PostgreSQL), one file each. The store writes every statement with '?'
+// placeholders; a backend that numbers them ($1, $2, …) renumbers whole
+// statements in wrap, so subqueries and hand-built CASE batches compose
+// the same way on every backend.
 type dialect interface {
 	backend() Backend
 	// lockSuffix is appended to the schedule-lock SELECT: "FOR UPDATE" where
