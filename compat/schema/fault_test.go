@@ -194,7 +194,11 @@ func TestFaultReads(t *testing.T) {
 	})
 	t.Run("schema inspection", func(t *testing.T) {
 		s := faultStore(t, func(m sqlmock.Sqlmock) {
+			m.ExpectQuery("SELECT DATABASE()").WillReturnRows(sqlmock.NewRows([]string{"db"}).AddRow("xxl_job"))
+			m.ExpectQuery("GET_LOCK").WillReturnRows(sqlmock.NewRows([]string{"got"}).AddRow(int64(1)))
 			m.ExpectQuery("information_schema.columns").WillReturnError(mysql.ErrInvalidConn)
+			// The preparation lock is released after a failed preparation too.
+			m.ExpectQuery("RELEASE_LOCK").WillReturnRows(sqlmock.NewRows([]string{"released"}).AddRow(int64(1)))
 		})
 		_, err := s.Prepare(context.Background())
 		assertErr(t, err, mysql.ErrInvalidConn, "inspect schema", "columns of xxl_job_")

@@ -56,7 +56,18 @@ type PrepareResult struct {
 // checked (a missing table or column, or a 3.x schema, is refused) and only
 // a missing schedule_lock row is added, since without it Java and Go admins
 // alike pre-read the same jobs and fire them twice.
+//
+// Admins starting at the same moment on an empty database all come up: on
+// MySQL they take turns under a named lock (prepare_lock.go); elsewhere the
+// creation is one transaction, which checkAndCreate looks at a second time.
 func (s *Store) Prepare(ctx context.Context) (PrepareResult, error) {
+	if s.d.backend() == MySQL {
+		return s.prepareLocked(ctx)
+	}
+	return s.checkAndCreate(ctx)
+}
+
+func (s *Store) checkAndCreate(ctx context.Context) (PrepareResult, error) {
 	var res PrepareResult
 	found, err := s.inspect(ctx)
 	if err != nil {

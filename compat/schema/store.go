@@ -23,14 +23,24 @@ var ErrNotFound = errors.New("not found")
 // Store runs the admin's queries (schema.md §4) against one database.
 // A Store returned by WithTx runs them inside that transaction.
 type Store struct {
-	db   *sql.DB
-	q    runner
-	inTx bool // q is a transaction
-	d    dialect
-	loc  *time.Location
-	sb   sq.StatementBuilderType
-	errs *atomic.Int64 // shared with the Stores of its transactions
-	caps *insertCaps   // shared likewise
+	db    *sql.DB
+	q     runner
+	begin txBeginner // where WithTx begins: the pool, or Prepare's locked connection
+	inTx  bool       // q is a transaction
+	d     dialect
+	loc   *time.Location
+	sb    sq.StatementBuilderType
+	errs  *atomic.Int64 // shared with the Stores of its transactions
+	caps  *insertCaps   // shared likewise
+
+	// prepareLockWait bounds how long Prepare waits on MySQL for another
+	// admin preparing the same database (see prepare_lock.go).
+	prepareLockWait time.Duration
+}
+
+// txBeginner is what *sql.DB and *sql.Conn share for WithTx.
+type txBeginner interface {
+	BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error)
 }
 
 // PoolSettings map spring.datasource.hikari.* onto database/sql limits.
@@ -88,8 +98,8 @@ func newStore(db *sql.DB, d dialect, loc *time.Location) *Store {
 	if loc == nil {
 		loc = time.Local
 	}
-	return &Store{db: db, q: d.wrap(db), d: d, loc: loc, sb: sq.StatementBuilder, errs: new(atomic.Int64),
-		caps: &insertCaps{}}
+	return &Store{db: db, q: d.wrap(db), begin: db, d: d, loc: loc, sb: sq.StatementBuilder, errs: new(atomic.Int64),
+		caps: &insertCaps{}, prepareLockWait: defaultPrepareLockWait}
 }
 
 // Errors counts the statements, transactions and pings the database failed
@@ -129,7 +139,7 @@ func (s *Store) WithTx(ctx context.Context, fn func(tx *Store) error) (err error
 	if s.inTx {
 		return fn(s)
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.begin.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", s.failed(ctx, err))
 	}
