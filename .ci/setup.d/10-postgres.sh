@@ -7,8 +7,10 @@ fi
 pg_conf=/etc/postgresql/$pg_ver/main/conf.d/xxl-ci.conf
 # Tests open pools of up to 20 per store, several stores at once (admin
 # processes of the cluster test, parallel subtests); the default 100 is tight.
+# Autovacuum off: its workers belong to the superuser, so a test role may not
+# end them when it drops its database WITH (FORCE) (42501); tests need no vacuum.
 if [ ! -f "$pg_conf" ]; then
-  printf "listen_addresses = '127.0.0.1'\nport = 5432\nmax_connections = 400\n" >"$pg_conf"
+  printf "listen_addresses = '127.0.0.1'\nport = 5432\nmax_connections = 400\nautovacuum = off\n" >"$pg_conf"
   pg_ctlcluster "$pg_ver" main stop >/dev/null 2>&1 || true
 fi
 if ! pg_lsclusters -h | grep -q "^$pg_ver *main .* online"; then
