@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -136,7 +137,10 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 		log.Info().Str("path", cfg.ContextPath+openapi.Base).Str("username", user).Msg("job API on")
 	}
 
-	registrar := thread.NewRegistrar(thread.RegistrarConfig{Store: store, Now: now, Log: log})
+	// The registrar's rebuild for a new executor and the monitor's pass
+	// take turns on the address lists (see RegistrarConfig.Lists).
+	addressLists := &sync.Mutex{}
+	registrar := thread.NewRegistrar(thread.RegistrarConfig{Store: store, Now: now, Log: log, Lists: addressLists})
 	return parts{
 		client:    client,
 		console:   web,
@@ -147,7 +151,7 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 		components: []lifecycle.Component{
 			registrar, // first: it stops last, after the triggers drained
 			pools,
-			thread.NewRegistryMonitor(thread.RegistryMonitorConfig{Store: store, Now: now,
+			thread.NewRegistryMonitor(thread.RegistryMonitorConfig{Store: store, Now: now, Lists: addressLists,
 				Interval: opt.Tuning.RegistryInterval, Log: log, Observer: obs.registry}),
 			failMonitor,
 			thread.NewLostMonitor(thread.LostMonitorConfig{Store: store, Completer: completer, Texts: texts, Now: now,

@@ -2,6 +2,7 @@ package thread
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -29,6 +30,7 @@ type Registrar struct {
 	log     zerolog.Logger
 	refresh *refresher
 	cutWarn *loglimit.Repeats
+	lists   sync.Locker
 }
 
 var _ api.Registry = (*Registrar)(nil)
@@ -42,13 +44,18 @@ type RegistrarConfig struct {
 	Store *schema.Store
 	Now   func() time.Time // nil: time.Now
 	Log   zerolog.Logger
+	// Lists, shared with the RegistryMonitor, is held while a group's
+	// address list is read and written, so a monitor pass that read the
+	// registrations before a new one was stored cannot write its older
+	// list over the one rebuilt for the newcomer. nil: not shared.
+	Lists sync.Locker
 }
 
 // NewRegistrar creates the registration service. Beats of many executors
 // arriving together share commits through the store's group commit.
 func NewRegistrar(cfg RegistrarConfig) *Registrar {
 	r := &Registrar{store: cfg.Store, gc: cfg.Store.NewGroupCommit(128), now: orNow(cfg.Now),
-		log: cfg.Log.With().Str("component", "registrar").Logger(), cutWarn: loglimit.NewRepeats(0, nil)}
+		log: cfg.Log.With().Str("component", "registrar").Logger(), cutWarn: loglimit.NewRepeats(0, nil), lists: orNoLock(cfg.Lists)}
 	r.refresh = newRefresher(func(ctx context.Context, app string) error { return r.rebuildApp(ctx, app, r.now()) }, r.log)
 	return r
 }
@@ -113,6 +120,8 @@ func (r *Registrar) refreshApp(ctx context.Context, registryGroup, appname strin
 }
 
 func (r *Registrar) rebuildApp(ctx context.Context, appname string, now time.Time) error {
+	r.lists.Lock()
+	defer r.lists.Unlock()
 	groups, err := r.store.GroupFindByAddressType(ctx, 0)
 	if err != nil {
 		return err

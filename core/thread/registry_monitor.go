@@ -3,6 +3,7 @@ package thread
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -22,6 +23,7 @@ type RegistryMonitor struct {
 	interval time.Duration
 	passDone func() // test hook, called after each pass
 	observer RegistryObserver
+	lists    sync.Locker
 }
 
 // RegistryMonitorConfig wires a RegistryMonitor.
@@ -31,6 +33,7 @@ type RegistryMonitorConfig struct {
 	Interval time.Duration    // 0: the Java 30 s
 	Log      zerolog.Logger
 	Observer RegistryObserver // nil: none
+	Lists    sync.Locker      // shared with the Registrar (see RegistrarConfig.Lists); nil: not shared
 }
 
 // NewRegistryMonitor creates the monitor.
@@ -38,7 +41,7 @@ func NewRegistryMonitor(cfg RegistryMonitorConfig) *RegistryMonitor {
 	if cfg.Interval <= 0 {
 		cfg.Interval = BeatTimeout
 	}
-	return &RegistryMonitor{store: cfg.Store, now: orNow(cfg.Now), interval: cfg.Interval, observer: cfg.Observer,
+	return &RegistryMonitor{store: cfg.Store, now: orNow(cfg.Now), interval: cfg.Interval, observer: cfg.Observer, lists: orNoLock(cfg.Lists),
 		log: cfg.Log.With().Str("component", "registry-monitor").Logger()}
 }
 
@@ -71,6 +74,8 @@ func (m *RegistryMonitor) Pass(ctx context.Context) error {
 		}
 		m.log.Info().Int("count", len(dead)).Msg("removed dead executor registrations")
 	}
+	m.lists.Lock()
+	defer m.lists.Unlock()
 	live, err := m.store.RegistryFindAll(ctx, DeadTimeout, now)
 	if err != nil {
 		return err
@@ -97,3 +102,16 @@ func (m *RegistryMonitor) Pass(ctx context.Context) error {
 	}
 	return nil
 }
+
+// orNoLock is l, or a lock that does nothing when l is nil.
+func orNoLock(l sync.Locker) sync.Locker {
+	if l == nil {
+		return noLock{}
+	}
+	return l
+}
+
+type noLock struct{}
+
+func (noLock) Lock()   {}
+func (noLock) Unlock() {}
