@@ -44,6 +44,7 @@ type lane struct {
 	ahead      atomic.Int64  // prepared rows not yet fired
 	freed      chan struct{} // a send when rows were fired (wakes preparers)
 	rate       rateWindow
+	once       onceWindow // FIRE_ONCE_NOW compensations of the last second
 
 	prepWG sync.WaitGroup // preparers
 	held   sync.WaitGroup // rows waiting for their time
@@ -159,17 +160,12 @@ func (l *lane) misfire(reqs []Request) {
 		return
 	}
 	var skipped, fired []int
-	once := map[int]bool{}
+	now := l.p.now()
 	for _, r := range reqs {
-		if r.Misfire != misfireFireOnceNow {
+		if r.Misfire != misfireFireOnceNow || !l.once.allow(r.JobID, now) {
 			skipped = append(skipped, r.JobID)
 			continue
 		}
-		if once[r.JobID] {
-			skipped = append(skipped, r.JobID)
-			continue
-		}
-		once[r.JobID] = true
 		if !l.intake.put(Request{JobID: r.JobID, Type: TypeMisfire, FailRetryCount: -1}) {
 			skipped = append(skipped, r.JobID) // no room even for the one fire
 			continue
