@@ -16,6 +16,14 @@ const (
 	recordQueue = 8192
 	// retryPause separates a failed batch from its rows' retries.
 	retryPause = 100 * time.Millisecond
+	// outageHold is how long a recorder keeps retrying the results of rows
+	// it could not write while the database is unreachable: an outage
+	// shorter than this loses no trigger result (the rows would otherwise
+	// stay at trigger_code 0, "running" for ever). Results behind the ones
+	// being retried wait in the queue, and senders wait when it is full.
+	outageHold = 10 * time.Minute
+	// outageBackoff is the longest pause between two retries in an outage.
+	outageBackoff = 2 * time.Second
 	// recordLinger is how long a recorder waits for more results before it
 	// writes what it has: a second's burst of /run calls then gives a few
 	// statements of hundreds of rows, written after the burst, instead of
@@ -29,14 +37,15 @@ const (
 // of a failed batch are retried one by one, so one bad row cannot keep
 // the others at trigger_code 0.
 type recorder struct {
-	flow *Flow
-	log  zerolog.Logger
-	in   chan outcome
-	wg   sync.WaitGroup
+	flow     *Flow
+	log      zerolog.Logger
+	in       chan outcome
+	wg       sync.WaitGroup
+	stopping chan struct{} // closed when stop begins: outage retries end within finishTimeout
 }
 
 func newRecorder(flow *Flow, log zerolog.Logger) *recorder {
-	return &recorder{flow: flow, log: log, in: make(chan outcome, recordQueue)}
+	return &recorder{flow: flow, log: log, in: make(chan outcome, recordQueue), stopping: make(chan struct{})}
 }
 
 func (r *recorder) start() {
@@ -51,6 +60,7 @@ func (r *recorder) start() {
 
 // stop writes what is queued and returns; nothing may be put afterwards.
 func (r *recorder) stop() {
+	close(r.stopping)
 	close(r.in)
 	r.wg.Wait()
 }
@@ -100,14 +110,66 @@ func (r *recorder) write(batch []outcome) {
 	case <-t.C:
 	case <-ctx.Done():
 	}
-	var lost []int64
+	var left []outcome
 	for _, o := range batch {
 		if err = r.flow.record(ctx, []outcome{o}); err != nil {
-			lost = append(lost, o.row.ID)
+			left = append(left, o)
 		}
 	}
-	if len(lost) > 0 {
-		r.log.Error().Err(err).Int("count", len(lost)).Ints64("log_ids", lost[:min(len(lost), 10)]).
+	if len(left) > 0 && !r.reachable() {
+		left, err = r.outlast(left)
+	}
+	if len(left) > 0 {
+		lost := make([]int64, 0, min(len(left), 10))
+		for _, o := range left[:min(len(left), 10)] {
+			lost = append(lost, o.row.ID)
+		}
+		r.log.Error().Err(err).Int("count", len(left)).Ints64("log_ids", lost).
 			Msg("trigger results not written: these rows stay at trigger_code 0")
 	}
+}
+
+// outlast retries rows whose results could not be written because the
+// database is unreachable, with growing pauses, until they are written,
+// outageHold has passed, or the pools stop (then within finishTimeout). It
+// returns the rows still not written.
+func (r *recorder) outlast(left []outcome) ([]outcome, error) {
+	r.log.Warn().Int("count", len(left)).Msg("database unreachable: holding trigger results until it is back")
+	give := time.NewTimer(outageHold)
+	defer give.Stop()
+	stopping := r.stopping
+	pause := retryPause
+	var err error
+	for {
+		t := time.NewTimer(pause)
+		select {
+		case <-t.C:
+		case <-give.C:
+			t.Stop()
+			return left, err
+		case <-stopping:
+			t.Stop()
+			give.Reset(finishTimeout)
+			stopping = nil
+			continue
+		}
+		pause = min(2*pause, outageBackoff)
+		ctx, cancel := context.WithTimeout(context.Background(), finishTimeout)
+		err = r.flow.record(ctx, left)
+		cancel()
+		if err == nil {
+			r.log.Info().Int("count", len(left)).Msg("database back: held trigger results written")
+			return nil, nil
+		}
+		if r.reachable() { // back, but these rows fail for a reason of their own
+			return left, err
+		}
+	}
+}
+
+// reachable reports whether the database answers a ping.
+func (r *recorder) reachable() bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	return r.flow.store.Ping(ctx) == nil
 }
