@@ -146,9 +146,8 @@ func waitForLockWaiter(t *testing.T, s *Store, entered <-chan int, done <-chan e
 		if s.Backend() == SQLite {
 			return
 		}
-		// Blocked = InnoDB reports a lock wait, or the lock SELECT is still
-		// executing (the first holder's finished long ago; MariaDB does not
-		// always list the waiter in innodb_trx as LOCK WAIT).
+		// Blocked = the server lists the second holder as waiting for a lock
+		// (see ScheduleLockWaiters for why that is not innodb_trx alone).
 		waiting, _, err := s.ScheduleLockWaiters(context.Background())
 		mustNoErr(t, err)
 		if waiting > 0 {

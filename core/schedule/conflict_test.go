@@ -104,6 +104,11 @@ func testRoundSeesConcurrentEdit(t *testing.T, open opener) {
 
 	editor := open(t)
 	locked, release := make(chan struct{}), make(chan struct{})
+	var releaseOnce sync.Once
+	letGo := func() { releaseOnce.Do(func() { close(release) }) }
+	// A failed wait must still end the edit, or closing the stores waits
+	// for its transaction until the package times out.
+	t.Cleanup(letGo)
 	editDone := make(chan error, 1)
 	go func() {
 		editDone <- editor.WithTx(context.Background(), func(tx *schema.Store) error {
@@ -122,7 +127,7 @@ func testRoundSeesConcurrentEdit(t *testing.T, open opener) {
 		roundDone <- err
 	}()
 	waitForLockWait(t, editor)
-	close(release)
+	letGo()
 	if err := <-editDone; err != nil {
 		t.Fatal(err)
 	}
