@@ -49,9 +49,10 @@ func TestChooseInsertMode(t *testing.T) {
 	}
 }
 
-// TestLogSaveMany: every insert mode writes the rows as LogSave would, in
-// order, and hands back each row's own id; job ids repeated in one batch
-// keep their order (schema.md §4.3 save).
+// TestLogSaveMany: every insert mode writes the rows as LogSave would, with
+// the executor columns known before the /run (NULL where nil), in order,
+// and hands back each row's own id; job ids repeated in one batch keep
+// their order (schema.md §4.3 save).
 func TestLogSaveMany(t *testing.T) {
 	forEachPrepared(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
@@ -60,7 +61,12 @@ func TestLogSaveMany(t *testing.T) {
 			trig := at(s, 2024, 6, 1, 8, 0, int(mode))
 			var rows []JobLog
 			for i := range 1203 { // three statements of batchRows
-				rows = append(rows, JobLog{JobGroup: 1 + i%3, JobID: 100 + i%7, TriggerTime: &trig})
+				l := JobLog{JobGroup: 1 + i%3, JobID: 100 + i%7, TriggerTime: &trig, ExecutorFailRetryCount: i % 3}
+				if i%2 == 0 {
+					l.ExecutorHandler, l.ExecutorParam = Ptr("demoJobHandler"), Ptr(fmt.Sprintf("p %d 😀 'q' \\", i))
+					l.ExecutorShardingParam = Ptr(fmt.Sprintf("%d/2", i%2))
+				}
+				rows = append(rows, l)
 			}
 			ids, err := s.LogSaveMany(ctx, rows)
 			mustNoErr(t, err)
@@ -215,4 +221,52 @@ func derefJob(j JobInfo) string {
 	return fmt.Sprintf("%d %d %s %s %s %s %d %d %s %s %v", j.ID, j.JobGroup, p(j.ExecutorRouteStrategy), p(j.ExecutorHandler),
 		p(j.ExecutorParam), p(j.ExecutorBlockStrategy), j.ExecutorTimeout, j.ExecutorFailRetryCount, j.GlueType, p(j.GlueSource),
 		j.GlueUpdatetime)
+}
+
+// TestLogTriggerResultMany: a row saved by LogSaveMany with its executor
+// columns and then given its result (code, message, address) ends as the
+// same row given the whole updateTriggerInfo, in batches and alone.
+func TestLogTriggerResultMany(t *testing.T) {
+	forEachPrepared(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		trig := at(s, 2024, 6, 4, 8, 0, 0)
+		for _, n := range []int{1, 250} {
+			var saved, whole []JobLog
+			for i := range n {
+				l := JobLog{JobGroup: 3, JobID: 20 + i%4, TriggerTime: &trig, ExecutorFailRetryCount: i % 2,
+					ExecutorHandler: Ptr("h"), ExecutorParam: Ptr(fmt.Sprint(i))}
+				if i%5 == 0 {
+					l.ExecutorShardingParam = Ptr("0/5")
+				}
+				saved = append(saved, l)
+			}
+			a, err := s.LogSaveMany(ctx, saved)
+			mustNoErr(t, err)
+			b, err := s.LogSaveMany(ctx, saved)
+			mustNoErr(t, err)
+			var results []JobLog
+			for i, l := range saved {
+				r := l
+				r.TriggerCode, r.TriggerMsg = 200+i%2*300, Ptr(fmt.Sprintf("触发调度 %d 😀", i))
+				if i%3 != 0 {
+					r.ExecutorAddress = Ptr("http://10.0.0.1:9999/")
+				}
+				r.ID = a[i]
+				results = append(results, r)
+				w := r
+				w.ID = b[i]
+				whole = append(whole, w)
+			}
+			mustNoErr(t, s.LogTriggerResultMany(ctx, results))
+			mustNoErr(t, s.LogUpdateTriggerInfoMany(ctx, whole))
+			got, err := s.LogLoadMany(ctx, append(a, b...))
+			mustNoErr(t, err)
+			for i := range saved {
+				want := got[b[i]]
+				want.ID = a[i]
+				assertRow(t, got[a[i]], want)
+				assertRow(t, got[a[i]], results[i])
+			}
+		}
+	})
 }

@@ -38,10 +38,8 @@ func (f *Flow) fire(ctx context.Context, fr *firing) outcome {
 		Timeout:      p.job.ExecutorTimeout,
 		FailRetry:    p.failRetry,
 	}
-	var sharding *string
 	if p.broadcast {
 		msg.Shard = &sh
-		sharding = schema.Ptr(sh.text())
 	}
 	address, routeMsg := f.pickAddress(ctx, p, sh)
 	msg.RouteMsg = routeMsg
@@ -51,23 +49,16 @@ func (f *Flow) fire(ctx context.Context, fr *firing) outcome {
 		code = r.Code
 		msg.Run = &runOutcome{Address: *address, Code: r.Code, Msg: r.Msg}
 	}
-	return outcome{typ: p.typ, code: code, row: schema.JobLog{
-		ID:                     fr.logID,
-		JobGroup:               p.job.JobGroup,
-		JobID:                  p.job.ID,
-		TriggerTime:            &fr.at,
-		TriggerCode:            code,
-		TriggerMsg:             schema.Ptr(clipBytes(msg.render(f.texts), textColumnBytes)),
-		ExecutorAddress:        clipPtr(address, 255),
-		ExecutorHandler:        clipPtr(p.job.ExecutorHandler, 255),
-		ExecutorParam:          clipPtr(p.param, 512),
-		ExecutorShardingParam:  clipPtr(sharding, 20),
-		ExecutorFailRetryCount: p.failRetry,
-	}}
+	row := p.logRow(&fr.at, sh)
+	row.ID, row.TriggerCode = fr.logID, code
+	row.TriggerMsg = schema.Ptr(clipBytes(msg.render(f.texts), textColumnBytes))
+	row.ExecutorAddress = clipPtr(address, 255)
+	return outcome{typ: p.typ, code: code, row: row}
 }
 
-// record is the last stage: the finished rows written (one statement per
-// 500 rows) and each outcome reported. A failed trigger gets a warning
+// record is the last stage: the finished rows' results written (one
+// statement per 100 rows; prepare wrote the rest of each row) and each
+// outcome reported. A failed trigger gets a warning
 // line of its own, up to a few per second; the rest are counted in the
 // pools' summary line.
 func (f *Flow) record(ctx context.Context, outs []outcome) error {
@@ -78,7 +69,7 @@ func (f *Flow) record(ctx context.Context, outs []outcome) error {
 	for i, o := range outs {
 		rows[i] = o.row
 	}
-	if err := f.store.LogUpdateTriggerInfoMany(ctx, rows); err != nil {
+	if err := f.store.LogTriggerResultMany(ctx, rows); err != nil {
 		return err
 	}
 	f.stats.add(len(rows), statementsFor(len(rows)))

@@ -21,7 +21,9 @@ type firing struct {
 // statement (Java reloads the job when it fires, scheduler.md §5 step 1),
 // each planned (group, route, shards), and the log rows of all their shards
 // written in one statement, so every row exists before its /run
-// (scheduler.md §5.1). A trigger whose job no longer exists is skipped
+// (scheduler.md §5.1), with the columns of updateTriggerInfo known before
+// the /run, so the result writes only what the /run decided
+// (LogTriggerResultMany). A trigger whose job no longer exists is skipped
 // with a warning, as in Java. A trigger planned for a later time gets that
 // time as its trigger_time; the others get now.
 func (f *Flow) prepare(ctx context.Context, reqs []Request) ([]*firing, error) {
@@ -53,7 +55,7 @@ func (f *Flow) prepare(ctx context.Context, reqs []Request) ([]*firing, error) {
 		}
 		for _, sh := range p.shards() {
 			fired = append(fired, &firing{plan: p, shard: sh, at: at})
-			rows = append(rows, schema.JobLog{JobGroup: job.JobGroup, JobID: job.ID, TriggerTime: &fired[len(fired)-1].at})
+			rows = append(rows, p.logRow(&fired[len(fired)-1].at, sh))
 		}
 	}
 	if len(missing) > 0 {
@@ -69,4 +71,23 @@ func (f *Flow) prepare(ctx context.Context, reqs []Request) ([]*firing, error) {
 		fired[i].logID = id
 	}
 	return fired, nil
+}
+
+// logRow is the part of a trigger's log row known before its /run: the
+// job, the time, and updateTriggerInfo's executor columns (clipped to
+// their column sizes).
+func (p *plan) logRow(at *time.Time, sh shard) schema.JobLog {
+	var sharding *string
+	if p.broadcast {
+		sharding = schema.Ptr(sh.text())
+	}
+	return schema.JobLog{
+		JobGroup:               p.job.JobGroup,
+		JobID:                  p.job.ID,
+		TriggerTime:            at,
+		ExecutorHandler:        clipPtr(p.job.ExecutorHandler, 255),
+		ExecutorParam:          clipPtr(p.param, 512),
+		ExecutorShardingParam:  clipPtr(sharding, 20),
+		ExecutorFailRetryCount: p.failRetry,
+	}
 }

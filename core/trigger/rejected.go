@@ -35,14 +35,10 @@ func (f *Flow) recordRejected(ctx context.Context, rejs []rejection) error {
 	var rows []schema.JobLog
 	var kept []rejection
 	for _, r := range rejs {
-		if job, ok := jobs[r.req.JobID]; ok {
-			rows = append(rows, schema.JobLog{JobGroup: job.JobGroup, JobID: job.ID, TriggerTime: &now})
-			kept = append(kept, r)
+		job, ok := jobs[r.req.JobID]
+		if !ok {
+			continue
 		}
-	}
-	updates := make([]schema.JobLog, len(rows))
-	for i, r := range kept {
-		job := jobs[r.req.JobID]
 		param := job.ExecutorParam
 		if r.req.ExecutorParam != nil {
 			param = r.req.ExecutorParam
@@ -55,24 +51,25 @@ func (f *Flow) recordRejected(ctx context.Context, rejs []rejection) error {
 		if r.req.ShardingParam != "" {
 			sharding = &r.req.ShardingParam
 		}
-		msg := f.shortText(r.req.Type, retry, r.reason)
-		updates[i] = schema.JobLog{
-			TriggerTime: &now, TriggerCode: api.CodeFail, TriggerMsg: schema.Ptr(clipBytes(msg, textColumnBytes)),
+		rows = append(rows, schema.JobLog{
+			JobGroup: job.JobGroup, JobID: job.ID, TriggerTime: &now, TriggerCode: api.CodeFail,
+			TriggerMsg:      schema.Ptr(clipBytes(f.shortText(r.req.Type, retry, r.reason), textColumnBytes)),
 			ExecutorHandler: clipPtr(job.ExecutorHandler, 255), ExecutorParam: clipPtr(param, 512),
 			ExecutorShardingParam: clipPtr(sharding, 20), ExecutorFailRetryCount: retry,
-		}
+		})
+		kept = append(kept, r)
 	}
-	// Insert and update share a transaction: no row is ever left at
-	// trigger_code 0.
+	// The insert writes all but trigger_msg; the result update in the same
+	// transaction adds it, so no row is ever seen without its reason.
 	err = f.store.WithTx(ctx, func(tx *schema.Store) error {
 		logIDs, err := tx.LogSaveMany(ctx, rows)
 		if err != nil {
 			return err
 		}
-		for i := range updates {
-			updates[i].ID = logIDs[i]
+		for i := range rows {
+			rows[i].ID = logIDs[i]
 		}
-		return tx.LogUpdateTriggerInfoMany(ctx, updates)
+		return tx.LogTriggerResultMany(ctx, rows)
 	})
 	if err != nil {
 		return fmt.Errorf("record %d rejected triggers: %w", len(rows), err)
@@ -98,10 +95,8 @@ func (f *Flow) shortText(typ Type, retry int, reason string) string {
 // panic in the flow): code 500 and the reason, so the row is finished.
 func (f *Flow) failed(fr *firing, reason string) outcome {
 	p := fr.plan
-	return outcome{typ: p.typ, code: api.CodeFail, row: schema.JobLog{
-		ID: fr.logID, JobGroup: p.job.JobGroup, JobID: p.job.ID, TriggerTime: &fr.at, TriggerCode: api.CodeFail,
-		TriggerMsg:      schema.Ptr(clipBytes(f.shortText(p.typ, p.failRetry, escapeText(reason)), textColumnBytes)),
-		ExecutorHandler: clipPtr(p.job.ExecutorHandler, 255), ExecutorParam: clipPtr(p.param, 512),
-		ExecutorFailRetryCount: p.failRetry,
-	}}
+	row := p.logRow(&fr.at, fr.shard)
+	row.ID, row.TriggerCode = fr.logID, api.CodeFail
+	row.TriggerMsg = schema.Ptr(clipBytes(f.shortText(p.typ, p.failRetry, escapeText(reason)), textColumnBytes))
+	return outcome{typ: p.typ, code: api.CodeFail, row: row}
 }

@@ -1,0 +1,146 @@
+package schema
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// BenchmarkTriggerPath measures the database statements of one second of
+// triggers (2,000 jobs) as the trigger flow runs them — the schedule round,
+// the jobs' reload, the log rows, their results, their callbacks — one step
+// at a time, and reports the MariaDB server's CPU per row of each step
+// (server_us/row) when the server runs on this machine: the numbers behind
+// issue 11's CPU-per-trigger goal.
+func BenchmarkTriggerPath(b *testing.B) {
+	dsn := os.Getenv(mysqlDSNEnv)
+	if dsn == "" {
+		b.Skip(mysqlDSNEnv + " not set")
+	}
+	s := openMySQL(b, dsn)
+	ctx := context.Background()
+	if _, err := s.Prepare(ctx); err != nil {
+		b.Fatal(err)
+	}
+	const n = 2000
+	ids := make([]int, n)
+	err := s.WithTx(ctx, func(tx *Store) error {
+		for i := range n {
+			id, err := tx.JobSave(ctx, JobInfo{JobGroup: 1, JobDesc: fmt.Sprintf("job %d", i), ScheduleType: "FIX_RATE",
+				ScheduleConf: Ptr("1"), MisfireStrategy: "DO_NOTHING", GlueType: "BEAN",
+				ExecutorHandler: Ptr("demoJobHandler"), TriggerStatus: 1, TriggerNextTime: 1000})
+			if err != nil {
+				return err
+			}
+			ids[i] = id
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	server := serverPID()
+	next := int64(1000)
+	var logIDs []int64
+	now := time.Now()
+	steps := []struct {
+		name string
+		fn   func() error
+	}{
+		{"round", func() error {
+			return s.WithScheduleLock(ctx, func(tx *Store) error {
+				jobs, err := tx.JobScheduleQuery(ctx, next, 6000)
+				if err != nil {
+					return err
+				}
+				moves := make([]ScheduleMove, len(jobs))
+				for i, j := range jobs {
+					moves[i] = ScheduleMove{ID: j.ID, FromNext: j.TriggerNextTime, Status: 1, Last: j.TriggerNextTime, Next: j.TriggerNextTime + 1000}
+				}
+				next += 1000
+				return tx.JobScheduleMove(ctx, moves)
+			})
+		}},
+		{"load", func() error { _, err := s.JobTriggerLoad(ctx, ids); return err }},
+		{"insert", func() error {
+			rows := make([]JobLog, n)
+			for i, id := range ids {
+				rows[i] = JobLog{JobGroup: 1, JobID: id, TriggerTime: &now, ExecutorHandler: Ptr("demoJobHandler"), ExecutorParam: Ptr("")}
+			}
+			var err error
+			logIDs, err = s.LogSaveMany(ctx, rows)
+			return err
+		}},
+		{"result", func() error {
+			rows := make([]JobLog, n)
+			for i, id := range logIDs {
+				rows[i] = JobLog{ID: id, TriggerCode: 200, ExecutorAddress: Ptr("http://127.0.0.1:9999/"),
+					TriggerMsg: Ptr(strings.Repeat("任务触发类型：固定速度<br>调度机器：10.0.0.1", 6))}
+			}
+			return s.LogTriggerResultMany(ctx, rows)
+		}},
+		{"finish", func() error {
+			rows := make([]JobLog, n)
+			for i, id := range logIDs {
+				rows[i] = JobLog{ID: id, HandleTime: &now, HandleCode: 200, HandleMsg: Ptr("")}
+			}
+			_, err := s.LogFinishMany(ctx, rows)
+			return err
+		}},
+	}
+	spent := make([]time.Duration, len(steps))
+	server0 := make([]time.Duration, len(steps))
+	rounds := 0
+	for b.Loop() {
+		for i, st := range steps {
+			c0 := procCPU(server)
+			t0 := time.Now()
+			if err := st.fn(); err != nil {
+				b.Fatalf("%s: %v", st.name, err)
+			}
+			spent[i] += time.Since(t0)
+			server0[i] += procCPU(server) - c0
+		}
+		rounds++
+	}
+	for i, st := range steps {
+		b.ReportMetric(float64(spent[i].Microseconds())/float64(rounds*n), st.name+"_us/row")
+		if server > 0 {
+			b.ReportMetric(float64(server0[i].Microseconds())/float64(rounds*n), st.name+"_server_us/row")
+		}
+	}
+}
+
+// serverPID finds a local mariadbd or mysqld, or 0.
+func serverPID() int {
+	paths, _ := filepath.Glob("/proc/[0-9]*/comm")
+	for _, p := range paths {
+		b, _ := os.ReadFile(p)
+		if c := strings.TrimSpace(string(b)); c == "mariadbd" || c == "mysqld" {
+			pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
+			return pid
+		}
+	}
+	return 0
+}
+
+// procCPU is utime+stime of a process (0 when pid is 0).
+func procCPU(pid int) time.Duration {
+	if pid == 0 {
+		return 0
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	u, _ := strconv.ParseInt(f[11], 10, 64)
+	k, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(u+k) * 10 * time.Millisecond
+}
