@@ -14,6 +14,8 @@ func (mysqlDialect) backend() Backend       { return MySQL }
 func (mysqlDialect) lockSuffix() string     { return "FOR UPDATE" }
 func (mysqlDialect) transactionalDDL() bool { return false }
 
+func (mysqlDialect) byID(table string) string { return table + " FORCE INDEX (PRIMARY)" }
+
 func (mysqlDialect) insertID(ctx context.Context, q runner, b sq.InsertBuilder) (int64, error) {
 	return lastInsertID(ctx, q, b)
 }

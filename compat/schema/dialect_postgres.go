@@ -136,6 +136,9 @@ func (postgresDialect) eqCaseless(column string, v any) sq.Sqlizer {
 
 func (postgresDialect) likeOp() string { return "ILIKE" }
 
+// byID: PostgreSQL locks only the rows a statement returns or changes.
+func (postgresDialect) byID(table string) string { return table }
+
 // typedParam casts to the column's type; varchar(n) is cast to text, since
 // a cast to varchar(n) would cut an over-long value that an assignment
 // refuses (as strict MySQL does).

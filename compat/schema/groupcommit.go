@@ -24,7 +24,8 @@ const groupCommitTimeout = 30 * time.Second
 // lone caller pays no wait.
 //
 // If a shared transaction fails (a deadlock, one bad row), every unit of it
-// is run again on its own, so one unit cannot fail others; units must
+// is run again on its own (and again after a lost write conflict), so one
+// unit cannot fail others; units must
 // therefore only touch the database through tx and keep their results in
 // variables they overwrite.
 type GroupCommit struct {
@@ -150,11 +151,23 @@ func (g *GroupCommit) flush(batch []*unit) {
 	}
 }
 
+// aloneAttempts bounds the runs of a unit that lost a write conflict (a
+// deadlock with another transaction): the loser's work was rolled back, so
+// running it again is what the server asks for, and cheaper for everyone
+// than failing the caller (an executor re-sends a failed callback POST
+// whole, later).
+const aloneAttempts = 3
+
 // runAlone runs a unit on the pool without a transaction of its own: its
 // statements autocommit, which for the single-statement units that are the
 // common case saves the BEGIN and COMMIT round trips.
 func (g *GroupCommit) runAlone(ctx context.Context, u *unit) {
-	g.units.Add(1)
-	u.err = u.fn(ctx, g.store)
+	for range aloneAttempts {
+		g.units.Add(1)
+		u.err = u.fn(ctx, g.store)
+		if !IsConflict(u.err) || ctx.Err() != nil {
+			break
+		}
+	}
 	g.commits.Add(1)
 }

@@ -139,3 +139,71 @@ func TestGroupCommitLanesStress(t *testing.T) {
 		t.Logf("lanes %d: %d units in %d commits", g.lanes, units, commits)
 	})
 }
+
+// TestGroupCommitRetriesDeadlockVictim: a unit chosen as the victim of a
+// real deadlock is run again and its caller sees success, not the
+// deadlock (a callback POST answered 500 for it).
+func TestGroupCommitRetriesDeadlockVictim(t *testing.T) {
+	forEachPrepared(t, func(t *testing.T, s *Store) {
+		if s.Backend() == SQLite {
+			t.Skip("one writer: no deadlocks")
+		}
+		ctx := context.Background()
+		ids, err := s.LogSaveMany(ctx, []JobLog{{JobGroup: 1, JobID: 1}, {JobGroup: 1, JobID: 2}})
+		mustNoErr(t, err)
+		a, b := ids[0], ids[1]
+		// Each server's victim rule decides who must close the cycle so
+		// that the unit loses: MariaDB rolls back the transaction whose lock
+		// request closes it, PostgreSQL the one that has waited longest (its
+		// deadlock_timeout runs out first).
+		unitWaitsFirst := s.Backend() == Postgres
+		aLocked, bLocked := make(chan struct{}), make(chan struct{})
+		other := make(chan error, 1)
+		go func() {
+			other <- s.WithTx(ctx, func(tx *Store) error {
+				if _, err := tx.LogLoadManyForUpdate(ctx, []int64{b}); err != nil {
+					return err
+				}
+				close(bLocked)
+				<-aLocked
+				if unitWaitsFirst {
+					if err := waitLockWaiter(ctx, s); err != nil {
+						return err
+					}
+				}
+				_, err := tx.LogLoadManyForUpdate(ctx, []int64{a})
+				return err
+			})
+		}()
+		g := s.NewGroupCommit(16)
+		runs := 0
+		err = g.Do(ctx, func(ctx context.Context, gtx *Store) error {
+			return gtx.WithTx(ctx, func(tx *Store) error {
+				runs++
+				if _, err := tx.LogLoadManyForUpdate(ctx, []int64{a}); err != nil {
+					return err
+				}
+				if runs == 1 {
+					<-bLocked
+					close(aLocked)
+					if !unitWaitsFirst {
+						if err := waitLockWaiter(ctx, s); err != nil {
+							return err
+						}
+					}
+				}
+				_, err := tx.LogLoadManyForUpdate(ctx, []int64{b})
+				return err
+			})
+		})
+		if otherErr := <-other; otherErr != nil {
+			t.Fatalf("the other transaction lost instead (%v); the test did not reach the retry", otherErr)
+		}
+		if err != nil {
+			t.Fatalf("unit: %v", err)
+		}
+		if runs != 2 {
+			t.Errorf("the unit ran %d times, want 2 (rolled back once, then committed)", runs)
+		}
+	})
+}

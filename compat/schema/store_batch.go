@@ -418,7 +418,7 @@ func (s *Store) logUpdateCase(rows []JobLog, columns []string, value func(JobLog
 func caseUpdate(d dialect, rows []JobLog, columns []string, values [][]any, where string) sq.Sqlizer {
 	var b strings.Builder
 	args := make([]any, 0, len(rows)*(2*len(columns)+1))
-	b.WriteString("UPDATE xxl_job_log SET ")
+	b.WriteString("UPDATE " + d.byID("xxl_job_log") + " SET ")
 	for c, name := range columns {
 		if c > 0 {
 			b.WriteString(", ")
@@ -488,7 +488,7 @@ func lastLogPerID(rows []JobLog) []JobLog {
 func (s *Store) LogLoadManyForUpdate(ctx context.Context, ids []int64) (map[int64]JobLog, error) {
 	out := make(map[int64]JobLog, len(ids))
 	err := inChunks(ids, func(chunk []int64) error {
-		logs, err := s.logs(ctx, s.sb.Select(logColumns...).From("xxl_job_log").Where(sq.Eq{"id": chunk}).
+		logs, err := s.logs(ctx, s.sb.Select(logColumns...).From(s.d.byID("xxl_job_log")).Where(sq.Eq{"id": chunk}).
 			OrderBy("id").Suffix(s.d.lockSuffix()))
 		for _, l := range logs {
 			out[l.ID] = l

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 )
 
 // modesOf lists the insert modes a backend can be forced into: MySQL and
@@ -268,5 +269,71 @@ func TestLogTriggerResultMany(t *testing.T) {
 				assertRow(t, got[a[i]], results[i])
 			}
 		}
+	})
+}
+
+// TestLogBatchesOfDisjointIDs: while one transaction holds the logs it is
+// finishing, another finishes and re-writes other logs of the same small
+// table without waiting. MariaDB scanned the whole primary key for the
+// batched UPDATE of 10 ids out of 40 rows, locking every row it passed, so
+// two callback POSTs deadlocked (error 1213, answered 500).
+func TestLogBatchesOfDisjointIDs(t *testing.T) {
+	forEachPrepared(t, func(t *testing.T, s *Store) {
+		if s.Backend() == SQLite {
+			t.Skip("one writer: no row locks")
+		}
+		ctx := context.Background()
+		trig := at(s, 2024, 6, 5, 8, 0, 0)
+		rows := make([]JobLog, 40)
+		for i := range rows {
+			rows[i] = JobLog{JobGroup: 1, JobID: 1 + i, TriggerTime: &trig}
+		}
+		ids, err := s.LogSaveMany(ctx, rows)
+		mustNoErr(t, err)
+		finish := func(ids []int64) []JobLog {
+			out := make([]JobLog, len(ids))
+			for i, id := range ids {
+				out[i] = JobLog{ID: id, HandleTime: &trig, HandleCode: 200, HandleMsg: Ptr("ok")}
+			}
+			return out
+		}
+		held, release := make(chan struct{}), make(chan struct{})
+		first := make(chan error, 1)
+		go func() {
+			first <- s.WithTx(ctx, func(tx *Store) error {
+				if _, err := tx.LogLoadManyForUpdate(ctx, ids[:10]); err != nil {
+					return err
+				}
+				if _, err := tx.LogFinishMany(ctx, finish(ids[:10])); err != nil {
+					return err
+				}
+				close(held)
+				<-release
+				return nil
+			})
+		}()
+		select {
+		case <-held:
+		case err := <-first:
+			t.Fatalf("first transaction: %v", err)
+		}
+		// A lock wait here would last the server's lock timeout: 5 s is
+		// far beyond the few milliseconds these statements take.
+		wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		err = s.WithTx(wctx, func(tx *Store) error {
+			if _, err := tx.LogLoadManyForUpdate(wctx, ids[20:30]); err != nil {
+				return err
+			}
+			if _, err := tx.LogFinishMany(wctx, finish(ids[20:30])); err != nil {
+				return err
+			}
+			return tx.LogTriggerResultMany(wctx, []JobLog{{ID: ids[30], TriggerCode: 200}, {ID: ids[31], TriggerCode: 500}})
+		})
+		cancel()
+		close(release)
+		if err != nil {
+			t.Errorf("second transaction waited for the first one's rows: %v", err)
+		}
+		mustNoErr(t, <-first)
 	})
 }

@@ -138,7 +138,7 @@ func (s *Store) scheduleWrite(ctx context.Context, moves []ScheduleMove, cas boo
 	shared, moves := groupMoves(moves, cas)
 	for _, g := range shared {
 		err := inChunks(g.ids, func(ids []int) error {
-			b := s.sb.Update("xxl_job_info").Set("trigger_last_time", g.last).Set("trigger_next_time", g.next).
+			b := s.sb.Update(s.d.byID("xxl_job_info")).Set("trigger_last_time", g.last).Set("trigger_next_time", g.next).
 				Set("trigger_status", g.status).Where(sq.Eq{"id": ids})
 			if cas {
 				b = b.Where(sq.Eq{"trigger_next_time": g.from})
@@ -225,7 +225,7 @@ func scheduleUpdateSQL(d dialect, moves []ScheduleMove, cas bool) sq.Sqlizer {
 		}
 		b.WriteString(" END")
 	}
-	b.WriteString("UPDATE xxl_job_info SET trigger_last_time = ")
+	b.WriteString("UPDATE " + d.byID("xxl_job_info") + " SET trigger_last_time = ")
 	caseOf("trigger_last_time", func(m ScheduleMove) int64 { return m.Last })
 	b.WriteString(", trigger_next_time = ")
 	caseOf("trigger_next_time", func(m ScheduleMove) int64 { return m.Next })
