@@ -409,38 +409,17 @@ func (s *Store) logUpdateCase(rows []JobLog, columns []string, value func(JobLog
 	for i, l := range rows {
 		values[i] = value(l)
 	}
-	return caseUpdate(s.d, rows, columns, values, "")
+	return logCase(s.d, rows, columns, values, "")
 }
 
-// caseUpdate builds the CASE-batched UPDATE of xxl_job_log setting columns
-// to values[i] for rows[i], with an extra condition (may be ""). Each value
-// is typed as its column (see dialect.typedParam).
-func caseUpdate(d dialect, rows []JobLog, columns []string, values [][]any, where string) sq.Sqlizer {
-	var b strings.Builder
-	args := make([]any, 0, len(rows)*(2*len(columns)+1))
-	b.WriteString("UPDATE " + d.byID("xxl_job_log") + " SET ")
-	for c, name := range columns {
-		if c > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(name + " = CASE id")
-		then := " WHEN ? THEN " + d.typedParam(expectedTables["xxl_job_log"][name])
-		for i, l := range rows {
-			b.WriteString(then)
-			args = append(args, l.ID, values[i][c])
-		}
-		b.WriteString(" END")
-	}
-	b.WriteString(" WHERE id IN (")
+// logCase is the caseBatch of xxl_job_log setting columns to values[i]
+// for rows[i], with an extra condition (may be "").
+func logCase(d dialect, rows []JobLog, columns []string, values [][]any, where string) sq.Sqlizer {
+	ids := make([]any, len(rows))
 	for i, l := range rows {
-		if i > 0 {
-			b.WriteString(",")
-		}
-		b.WriteString("?")
-		args = append(args, l.ID)
+		ids[i] = l.ID
 	}
-	b.WriteString(")" + where)
-	return sq.Expr(b.String(), args...)
+	return caseBatch{table: "xxl_job_log", ids: ids, set: columns, values: values, where: where}.build(d)
 }
 
 func (s *Store) logUpdateSingles(ctx context.Context, rows []JobLog, columns []string, values func(JobLog) []any) error {
@@ -568,5 +547,5 @@ func (s *Store) handleInfoCase(rows []JobLog) sq.Sqlizer {
 			values = append(values, []any{s.dbTimePtr(l.HandleTime), l.HandleCode, l.HandleMsg})
 		}
 	}
-	return caseUpdate(s.d, first, []string{"handle_time", "handle_code", "handle_msg"}, values, " AND handle_code <= 0")
+	return logCase(s.d, first, []string{"handle_time", "handle_code", "handle_msg"}, values, " AND handle_code <= 0")
 }

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 
 	sq "github.com/Masterminds/squirrel"
 )
@@ -209,43 +208,22 @@ func groupMoves(moves []ScheduleMove, cas bool) (shared []sharedMove, rest []Sch
 	return shared, rest
 }
 
-// scheduleUpdateSQL builds
-// UPDATE xxl_job_info SET c = CASE id WHEN ? THEN ? … END, … WHERE id IN (…)
-// and, with cas, AND trigger_next_time = CASE id WHEN ? THEN <read> … END.
-// Values are typed as their columns (see dialect.typedParam).
+// scheduleUpdateSQL is the batched scheduleUpdate of moves (distinct ids),
+// with cas only where trigger_next_time is still the value read.
 func scheduleUpdateSQL(d dialect, moves []ScheduleMove, cas bool) sq.Sqlizer {
-	var b strings.Builder
-	args := make([]any, 0, len(moves)*9)
-	caseOf := func(column string, val func(m ScheduleMove) int64) {
-		then := " WHEN ? THEN " + d.typedParam(expectedTables["xxl_job_info"][column])
-		b.WriteString("CASE id")
-		for _, m := range moves {
-			b.WriteString(then)
-			args = append(args, m.ID, val(m))
-		}
-		b.WriteString(" END")
-	}
-	b.WriteString("UPDATE " + d.byID("xxl_job_info") + " SET trigger_last_time = ")
-	caseOf("trigger_last_time", func(m ScheduleMove) int64 { return m.Last })
-	b.WriteString(", trigger_next_time = ")
-	caseOf("trigger_next_time", func(m ScheduleMove) int64 { return m.Next })
-	b.WriteString(", trigger_status = ")
-	caseOf("trigger_status", func(m ScheduleMove) int64 { return int64(m.Status) })
-	b.WriteString(" WHERE id IN (")
-	for i, m := range moves {
-		if i > 0 {
-			b.WriteString(",")
-		}
-		b.WriteString("?")
-		args = append(args, m.ID)
-	}
-	b.WriteString(")")
+	c := caseBatch{table: "xxl_job_info", set: []string{"trigger_last_time", "trigger_next_time", "trigger_status"},
+		ids: make([]any, len(moves)), values: make([][]any, len(moves))}
 	if cas {
-		// WHERE sees the row before SET, so this compares the value read.
-		b.WriteString(" AND trigger_next_time = ")
-		caseOf("trigger_next_time", func(m ScheduleMove) int64 { return m.FromNext })
+		c.match = []string{"trigger_next_time"}
 	}
-	return sq.Expr(b.String(), args...)
+	for i, m := range moves {
+		c.ids[i] = m.ID
+		c.values[i] = []any{m.Last, m.Next, int64(m.Status)}
+		if cas {
+			c.values[i] = append(c.values[i], m.FromNext)
+		}
+	}
+	return c.build(d)
 }
 
 func lastPerID(jobs []JobInfo) []JobInfo {
