@@ -2,9 +2,7 @@ package schema
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,20 +11,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-sql-driver/mysql"
-	"github.com/jackc/pgx/v5"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testdb"
 	"go.uber.org/goleak"
 )
 
-// mysqlDSNEnv names a go-sql-driver DSN without a database (for example
-// "xxl:xxl_pwd@tcp(127.0.0.1:3306)/"); when set, every backend test also
-// runs against a fresh MySQL/MariaDB database.
-const mysqlDSNEnv = "XXL_TEST_MYSQL_DSN"
-
-// postgresDSNEnv names a pgx DSN of a role that may create databases (for
-// example "postgres://xxl:xxl_pwd@127.0.0.1:5432/postgres?sslmode=disable");
-// when set, every backend test also runs against a fresh PostgreSQL database.
-const postgresDSNEnv = "XXL_TEST_POSTGRES_DSN"
+// mysqlDSNEnv and postgresDSNEnv switch the MySQL/MariaDB and PostgreSQL
+// runs of every backend test on (see testdb).
+const (
+	mysqlDSNEnv    = testdb.EnvMySQL
+	postgresDSNEnv = testdb.EnvPostgres
+)
 
 // testZone is the zone every test store uses, the one of the default
 // spring.datasource.url (schema.md §3), so that wall times differ from UTC.
@@ -47,20 +41,18 @@ func forEachBackend(t *testing.T, fn func(t *testing.T, s *Store)) {
 		fn(t, openSQLite(t))
 	})
 	t.Run("mysql", func(t *testing.T) {
-		dsn := os.Getenv(mysqlDSNEnv)
-		if dsn == "" {
+		if os.Getenv(mysqlDSNEnv) == "" {
 			t.Skip(mysqlDSNEnv + " not set")
 		}
 		t.Parallel()
-		fn(t, openMySQL(t, dsn))
+		fn(t, openMySQL(t))
 	})
 	t.Run("postgres", func(t *testing.T) {
-		dsn := os.Getenv(postgresDSNEnv)
-		if dsn == "" {
+		if os.Getenv(postgresDSNEnv) == "" {
 			t.Skip("[suite-off] " + postgresDSNEnv + " not set")
 		}
 		t.Parallel()
-		fn(t, openPostgres(t, dsn))
+		fn(t, openPostgres(t))
 	})
 }
 
@@ -86,96 +78,30 @@ func openSQLite(tb testing.TB) *Store {
 	return openTarget(tb, target)
 }
 
-// openMySQL creates database xxl_t_<random> through the admin DSN, drops it
-// again in Cleanup, and opens it the way the admin does: through a jdbc:mysql
-// URL with serverTimezone set.
-func openMySQL(tb testing.TB, dsn string) *Store {
+// openMySQL opens a new database (testdb) the way the admin does: through
+// a jdbc:mysql URL with the usual options and serverTimezone set.
+func openMySQL(tb testing.TB) *Store {
 	tb.Helper()
-	cfg, err := mysql.ParseDSN(dsn)
-	if err != nil {
-		tb.Fatalf("%s: %v", mysqlDSNEnv, err)
-	}
-	var rnd [6]byte
-	_, _ = rand.Read(rnd[:])
-	name := "xxl_t_" + hex.EncodeToString(rnd[:])
-	adminExec(tb, dsn, "CREATE DATABASE "+name+" DEFAULT CHARACTER SET utf8mb4")
-	tb.Cleanup(func() { adminExec(tb, dsn, "DROP DATABASE IF EXISTS "+name) })
-	url := fmt.Sprintf("jdbc:mysql://%s/%s?useUnicode=true&characterEncoding=UTF-8&autoReconnect=true&serverTimezone=%s&useSSL=false", cfg.Addr, name, testZone)
-	target, err := ParseJDBC(url, cfg.User, cfg.Passwd)
+	db := testdb.MySQL(tb)
+	return openURL(tb, db.JDBC("useUnicode=true&characterEncoding=UTF-8&autoReconnect=true&serverTimezone="+testZone+"&useSSL=false"),
+		db.User(), db.Password())
+}
+
+// openPostgres opens a new PostgreSQL database (testdb) through a
+// jdbc:postgresql URL.
+func openPostgres(tb testing.TB) *Store {
+	tb.Helper()
+	db := testdb.Postgres(tb)
+	return openURL(tb, db.JDBC("serverTimezone="+testZone), db.User(), db.Password())
+}
+
+func openURL(tb testing.TB, url, user, pass string) *Store {
+	tb.Helper()
+	target, err := ParseJDBC(url, user, pass)
 	if err != nil {
 		tb.Fatalf("ParseJDBC: %v", err)
 	}
 	return openTarget(tb, target)
-}
-
-// openPostgres creates database xxl_t_<random> through the admin DSN, drops
-// it again in Cleanup, and opens it through a jdbc:postgresql URL.
-func openPostgres(tb testing.TB, dsn string) *Store {
-	tb.Helper()
-	cfg, err := pgx.ParseConfig(dsn)
-	if err != nil {
-		tb.Fatalf("%s: %v", postgresDSNEnv, err)
-	}
-	var rnd [6]byte
-	_, _ = rand.Read(rnd[:])
-	name := "xxl_t_" + hex.EncodeToString(rnd[:])
-	pgAdminExec(tb, dsn, "CREATE DATABASE "+name+" ENCODING 'UTF8' TEMPLATE template0")
-	tb.Cleanup(func() { pgDropDatabase(tb, dsn, name) })
-	url := fmt.Sprintf("jdbc:postgresql://%s:%d/%s?sslmode=disable&serverTimezone=%s", cfg.Host, cfg.Port, name, testZone)
-	target, err := ParseJDBC(url, cfg.User, cfg.Password)
-	if err != nil {
-		tb.Fatalf("ParseJDBC: %v", err)
-	}
-	return openTarget(tb, target)
-}
-
-func pgAdminExec(tb testing.TB, dsn, stmt string) {
-	tb.Helper()
-	db, err := sql.Open("pgx", dsn)
-	if err != nil {
-		tb.Fatalf("open admin connection: %v", err)
-	}
-	defer db.Close()
-	if _, err := db.Exec(stmt); err != nil {
-		tb.Fatalf("%s: %v", stmt, err)
-	}
-}
-
-// pgDropDatabase drops a test database, retrying for a few seconds: WITH
-// (FORCE) ends our own sessions, but an autovacuum worker in it belongs to
-// the superuser, which a CREATEDB role may not terminate (42501), and it
-// is gone a moment later. A database still there after that is logged,
-// not failed: the test itself has passed.
-func pgDropDatabase(tb testing.TB, dsn, name string) {
-	tb.Helper()
-	db, err := sql.Open("pgx", dsn)
-	if err != nil {
-		tb.Fatalf("open admin connection: %v", err)
-	}
-	defer db.Close()
-	for attempt := 0; ; attempt++ {
-		_, err = db.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)")
-		if err == nil {
-			return
-		}
-		if attempt == 20 {
-			tb.Logf("test database %s left behind: %v", name, err)
-			return
-		}
-		time.Sleep(250 * time.Millisecond)
-	}
-}
-
-func adminExec(tb testing.TB, dsn, stmt string) {
-	tb.Helper()
-	db, err := sql.Open("mysql", dsn)
-	if err != nil {
-		tb.Fatalf("open admin connection: %v", err)
-	}
-	defer db.Close()
-	if _, err := db.Exec(stmt); err != nil {
-		tb.Fatalf("%s: %v", stmt, err)
-	}
 }
 
 func openTarget(tb testing.TB, target Target) *Store {

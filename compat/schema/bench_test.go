@@ -23,14 +23,14 @@ func forEachBackendBench(b *testing.B, fn func(b *testing.B, s *Store)) {
 		if dsn == "" {
 			b.Skip(mysqlDSNEnv + " not set")
 		}
-		fn(b, prepared(b, openMySQL(b, dsn)))
+		fn(b, prepared(b, openMySQL(b)))
 	})
 	b.Run("postgres", func(b *testing.B) {
 		dsn := os.Getenv(postgresDSNEnv)
 		if dsn == "" {
 			b.Skip(postgresDSNEnv + " not set")
 		}
-		fn(b, prepared(b, openPostgres(b, dsn)))
+		fn(b, prepared(b, openPostgres(b)))
 	})
 }
 

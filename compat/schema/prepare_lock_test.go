@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/DATA-DOG/go-sqlmock"
 	"github.com/go-sql-driver/mysql"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testdb"
 )
 
 // TestPrepareLockTimeout: on MySQL an admin that cannot get the preparation
@@ -78,8 +78,8 @@ func TestPrepareLockName(t *testing.T) {
 		}
 
 		long := (db + "_" + strings.Repeat("d", 64))[:64] // MySQL's longest database name
-		adminExec(t, os.Getenv(mysqlDSNEnv), "CREATE DATABASE "+long)
-		t.Cleanup(func() { adminExec(t, os.Getenv(mysqlDSNEnv), "DROP DATABASE IF EXISTS "+long) })
+		testdb.MySQLExec(t, "CREATE DATABASE "+long)
+		t.Cleanup(func() { testdb.MySQLExec(t, "DROP DATABASE IF EXISTS "+long) })
 		_, err = conn.ExecContext(ctx, "USE "+long)
 		mustNoErr(t, err)
 		defer func() { _, _ = conn.ExecContext(ctx, "USE "+db) }()

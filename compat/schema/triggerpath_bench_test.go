@@ -22,7 +22,7 @@ func BenchmarkTriggerPath(b *testing.B) {
 	if dsn == "" {
 		b.Skip(mysqlDSNEnv + " not set")
 	}
-	s := openMySQL(b, dsn)
+	s := openMySQL(b)
 	ctx := context.Background()
 	if _, err := s.Prepare(ctx); err != nil {
 		b.Fatal(err)

@@ -6,29 +6,20 @@ package storetest
 
 import (
 	"context"
-	"crypto/rand"
-	"database/sql"
-	"encoding/hex"
-	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/go-sql-driver/mysql"
-	"github.com/jackc/pgx/v5"
-	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
-
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testdb"
 )
 
-// EnvMySQL names the variable holding a go-sql-driver DSN without database.
-const EnvMySQL = "XXL_TEST_MYSQL_DSN"
-
-// EnvPostgres names the variable holding a pgx DSN (URL or keyword/value)
-// of a role that may create databases, e.g.
-// postgres://xxl:xxl_pwd@127.0.0.1:5432/postgres?sslmode=disable.
-const EnvPostgres = "XXL_TEST_POSTGRES_DSN"
+// EnvMySQL and EnvPostgres name the variables that switch the MySQL and
+// PostgreSQL stores on (see testdb).
+const (
+	EnvMySQL    = testdb.EnvMySQL
+	EnvPostgres = testdb.EnvPostgres
+)
 
 // ForEach runs fn as subtests "sqlite", "mysql" and "postgres", each with a
 // prepared store (2.4.x tables and seed rows) on a database of its own.
@@ -73,27 +64,8 @@ func MySQLURL(t testing.TB) (url, user, pass string) {
 // MySQLURLZone is MySQLURL with the given serverTimezone.
 func MySQLURLZone(t testing.TB, zone string) (url, user, pass string) {
 	t.Helper()
-	dsn := os.Getenv(EnvMySQL)
-	if dsn == "" {
-		t.Skip("mysql: " + EnvMySQL + " not set")
-	}
-	cfg, err := mysql.ParseDSN(dsn)
-	if err != nil {
-		t.Fatalf("%s: %v", EnvMySQL, err)
-	}
-	admin, err := sql.Open("mysql", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { admin.Close() })
-	b := make([]byte, 6)
-	_, _ = rand.Read(b)
-	name := "xxl_t_" + hex.EncodeToString(b)
-	if _, err := admin.Exec("CREATE DATABASE " + name + " DEFAULT CHARACTER SET utf8mb4"); err != nil {
-		t.Fatalf("create database: %v", err)
-	}
-	t.Cleanup(func() { _, _ = admin.Exec("DROP DATABASE IF EXISTS " + name) })
-	return fmt.Sprintf("jdbc:mysql://%s/%s?serverTimezone=%s&useSSL=false", cfg.Addr, name, zone), cfg.User, cfg.Passwd
+	db := testdb.MySQL(t)
+	return db.JDBC("serverTimezone=" + zone + "&useSSL=false"), db.User(), db.Password()
 }
 
 // Postgres creates a database, opens a prepared store on it and drops it at
@@ -115,34 +87,8 @@ func PostgresURL(t testing.TB) (url, user, pass string) {
 // columns (serverTimezone, as on the MySQL URLs).
 func PostgresURLZone(t testing.TB, zone string) (url, user, pass string) {
 	t.Helper()
-	dsn := os.Getenv(EnvPostgres)
-	if dsn == "" {
-		t.Skip("[suite-off] postgres: " + EnvPostgres + " not set")
-	}
-	cfg, err := pgx.ParseConfig(dsn)
-	if err != nil {
-		t.Fatalf("%s: %v", EnvPostgres, err)
-	}
-	admin, err := sql.Open("pgx", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	admin.SetMaxOpenConns(1)
-	t.Cleanup(func() { admin.Close() })
-	b := make([]byte, 6)
-	_, _ = rand.Read(b)
-	name := "xxl_t_" + hex.EncodeToString(b)
-	if _, err := admin.Exec("CREATE DATABASE " + name + " ENCODING 'UTF8' TEMPLATE template0"); err != nil {
-		t.Fatalf("create database: %v", err)
-	}
-	// FORCE: a store a test leaked must not keep the database alive.
-	t.Cleanup(func() { _, _ = admin.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)") })
-	sslmode := "disable"
-	if cfg.TLSConfig != nil {
-		sslmode = "require"
-	}
-	return fmt.Sprintf("jdbc:postgresql://%s:%d/%s?sslmode=%s&serverTimezone=%s", cfg.Host, cfg.Port, name, sslmode, zone),
-		cfg.User, cfg.Password
+	db := testdb.Postgres(t)
+	return db.JDBC("serverTimezone=" + zone), db.User(), db.Password()
 }
 
 // Open opens a store on url with a pool of 20 and prepares the schema.
