@@ -9,6 +9,7 @@ import (
 	sq "github.com/Masterminds/squirrel"
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testfactory"
 )
 
 // DB is the harness's own connection to the admins' database: the store for
@@ -77,15 +78,8 @@ func (d *DB) Seed(ctx context.Context, n int, address string) (int, []int, error
 			return fmt.Errorf("save group: %w", err)
 		}
 		for i := range n {
-			id, err := tx.JobSave(ctx, schema.JobInfo{
-				JobGroup: group, JobDesc: fmt.Sprintf("fix-rate %d", i), AddTime: &now, UpdateTime: &now,
-				Author: schema.Ptr("cluster"), AlarmEmail: schema.Ptr(""),
-				ScheduleType: "FIX_RATE", ScheduleConf: schema.Ptr("1"), MisfireStrategy: "DO_NOTHING",
-				ExecutorRouteStrategy: schema.Ptr("FIRST"), ExecutorHandler: schema.Ptr("h"),
-				ExecutorParam: schema.Ptr(""), ExecutorBlockStrategy: schema.Ptr("SERIAL_EXECUTION"),
-				GlueType: "BEAN", GlueSource: schema.Ptr(""), GlueRemark: schema.Ptr(""), GlueUpdatetime: &now,
-				ChildJobID: schema.Ptr(""), TriggerStatus: 1,
-			})
+			id, err := tx.JobSave(ctx, testfactory.JobRow(testfactory.JobOpts{Group: group, Desc: fmt.Sprintf("fix-rate %d", i),
+				Author: "cluster", ScheduleType: "FIX_RATE", ScheduleConf: "1", Handler: "h", Status: 1, At: now}))
 			if err != nil {
 				return err
 			}

@@ -19,6 +19,7 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/conformance/cluster"
 	"github.com/xxl-admin-go/xxl-admin-go/conformance/javaadmin"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testfactory"
 )
 
 const (
@@ -431,15 +432,8 @@ func seedCron(ctx context.Context, st *schema.Store, group, n int) ([]int, error
 	var ids []int
 	err := st.WithTx(ctx, func(tx *schema.Store) error {
 		for i := range n {
-			id, err := tx.JobSave(ctx, schema.JobInfo{
-				JobGroup: group, JobDesc: fmt.Sprintf("cron %d", i), AddTime: &now, UpdateTime: &now,
-				Author: schema.Ptr("galera"), AlarmEmail: schema.Ptr(""),
-				ScheduleType: "CRON", ScheduleConf: schema.Ptr("* * * * * ?"), MisfireStrategy: "DO_NOTHING",
-				ExecutorRouteStrategy: schema.Ptr("FIRST"), ExecutorHandler: schema.Ptr("h"),
-				ExecutorParam: schema.Ptr(""), ExecutorBlockStrategy: schema.Ptr("SERIAL_EXECUTION"),
-				GlueType: "BEAN", GlueSource: schema.Ptr(""), GlueRemark: schema.Ptr(""), GlueUpdatetime: &now,
-				ChildJobID: schema.Ptr(""), TriggerStatus: 1,
-			})
+			id, err := tx.JobSave(ctx, testfactory.JobRow(testfactory.JobOpts{Group: group, Desc: fmt.Sprintf("cron %d", i),
+				Author: "galera", ScheduleType: "CRON", ScheduleConf: "* * * * * ?", Handler: "h", Status: 1, At: now}))
 			if err != nil {
 				return err
 			}

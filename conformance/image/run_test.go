@@ -24,6 +24,7 @@ import (
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testfactory"
 )
 
 // TestImageRuns starts the host platform's image the way an engine would
@@ -271,14 +272,8 @@ func seedJobs(t *testing.T, store *schema.Store, db *sql.DB, address string) (fi
 		t.Fatal(err)
 	}
 	job := func(desc, scheduleType, conf string) int {
-		id, err := store.JobSave(ctx, schema.JobInfo{
-			JobGroup: group, JobDesc: desc, AddTime: &now, UpdateTime: &now, Author: schema.Ptr("image"),
-			AlarmEmail: schema.Ptr(""), ScheduleType: scheduleType, ScheduleConf: schema.Ptr(conf),
-			MisfireStrategy: "DO_NOTHING", ExecutorRouteStrategy: schema.Ptr("FIRST"),
-			ExecutorHandler: schema.Ptr("imageHandler"), ExecutorParam: schema.Ptr(""),
-			ExecutorBlockStrategy: schema.Ptr("SERIAL_EXECUTION"), GlueType: "BEAN", GlueSource: schema.Ptr(""),
-			GlueRemark: schema.Ptr(""), GlueUpdatetime: &now, ChildJobID: schema.Ptr(""), TriggerStatus: 1,
-		})
+		id, err := store.JobSave(ctx, testfactory.JobRow(testfactory.JobOpts{Group: group, Desc: desc, Author: "image",
+			ScheduleType: scheduleType, ScheduleConf: conf, Handler: "imageHandler", Status: 1, At: now}))
 		if err != nil {
 			t.Fatal(err)
 		}

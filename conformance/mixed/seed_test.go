@@ -7,6 +7,7 @@ import (
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/conformance/cluster"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testfactory"
 )
 
 // extra are the jobs beside the FIX_RATE grid: CRON jobs on the plan, and
@@ -27,17 +28,9 @@ type jobSpec struct {
 }
 
 func saveJob(ctx context.Context, db *cluster.DB, s jobSpec) (int, error) {
-	now := time.Now()
-	return db.Store.JobSave(ctx, schema.JobInfo{
-		JobGroup: s.group, JobDesc: s.desc, AddTime: &now, UpdateTime: &now,
-		Author: schema.Ptr("mixed"), AlarmEmail: schema.Ptr(s.alarmEmail),
-		ScheduleType: s.kind, ScheduleConf: schema.Ptr(s.conf), MisfireStrategy: "DO_NOTHING",
-		ExecutorRouteStrategy: schema.Ptr("FIRST"), ExecutorHandler: schema.Ptr("h"),
-		ExecutorParam: schema.Ptr(""), ExecutorBlockStrategy: schema.Ptr("SERIAL_EXECUTION"),
-		ExecutorFailRetryCount: s.retry,
-		GlueType:               "BEAN", GlueSource: schema.Ptr(""), GlueRemark: schema.Ptr(""), GlueUpdatetime: &now,
-		ChildJobID: schema.Ptr(s.child), TriggerStatus: s.triggerStat,
-	})
+	return db.Store.JobSave(ctx, testfactory.JobRow(testfactory.JobOpts{Group: s.group, Desc: s.desc, Author: "mixed",
+		AlarmEmail: s.alarmEmail, ScheduleType: s.kind, ScheduleConf: s.conf, Handler: "h", Retry: s.retry,
+		ChildJobIDs: s.child, Status: s.triggerStat}))
 }
 
 // seedExtra adds the CRON jobs to the grid's group and the completion jobs

@@ -12,6 +12,7 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/core/clock"
 	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
 	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testfactory"
 	"go.uber.org/goleak"
 )
 
@@ -106,12 +107,8 @@ func addJob(tb testing.TB, st *schema.Store, j jobSpec) int {
 	if j.misfire == "" {
 		j.misfire = "DO_NOTHING"
 	}
-	id, err := st.JobSave(context.Background(), schema.JobInfo{
-		JobGroup: 1, JobDesc: "t", ScheduleType: j.typ, ScheduleConf: schema.Ptr(j.conf),
-		MisfireStrategy: j.misfire, ExecutorRouteStrategy: schema.Ptr("FIRST"), ExecutorHandler: schema.Ptr("h"),
-		ExecutorBlockStrategy: schema.Ptr("SERIAL_EXECUTION"), GlueType: "BEAN",
-		TriggerStatus: j.status, TriggerNextTime: j.next,
-	})
+	id, err := st.JobSave(context.Background(), testfactory.JobRow(testfactory.JobOpts{Desc: "t",
+		ScheduleType: j.typ, ScheduleConf: j.conf, Misfire: j.misfire, Handler: "h", Status: j.status, Next: j.next}))
 	if err != nil {
 		tb.Fatalf("JobSave: %v", err)
 	}

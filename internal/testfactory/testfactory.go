@@ -91,6 +91,21 @@ type JobOpts struct {
 func Job(tb testing.TB, s *schema.Store, o JobOpts) schema.JobInfo {
 	tb.Helper()
 	ctx := context.Background()
+	j := JobRow(o)
+	id, err := s.JobSave(ctx, j)
+	if err != nil {
+		tb.Fatalf("testfactory: save job: %v", err)
+	}
+	got, err := s.JobLoad(ctx, id)
+	if err != nil {
+		tb.Fatalf("testfactory: load job %d: %v", id, err)
+	}
+	return got
+}
+
+// JobRow is the row Job stores, for callers that save many jobs in one
+// transaction of their own (cluster seeds of hundreds of jobs).
+func JobRow(o JobOpts) schema.JobInfo {
 	at := or(o.At, time.Now())
 	glue := or(o.GlueType, "BEAN")
 	handler := o.Handler
@@ -111,15 +126,7 @@ func Job(tb testing.TB, s *schema.Store, o JobOpts) schema.JobInfo {
 	if j.ExecutorParam == nil {
 		j.ExecutorParam = schema.Ptr("")
 	}
-	id, err := s.JobSave(ctx, j)
-	if err != nil {
-		tb.Fatalf("testfactory: save job: %v", err)
-	}
-	got, err := s.JobLoad(ctx, id)
-	if err != nil {
-		tb.Fatalf("testfactory: load job %d: %v", id, err)
-	}
-	return got
+	return j
 }
 
 // LogOpts describes a log row; zero values give a row of job 1 in group 1
