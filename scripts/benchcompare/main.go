@@ -61,6 +61,10 @@ type result struct {
 	} `json:"api_latency"`
 	LoadAvgStart string `json:"loadavg_start"`
 	Started      string `json:"started"`
+	// BusyBefore and Settled: the machine's CPU share busy just before the
+	// run, and how long the run waited for it to fall (settle).
+	BusyBefore float64       `json:"-"`
+	Settled    time.Duration `json:"-"`
 }
 
 func run() error {
@@ -112,7 +116,12 @@ func run() error {
 				tag := "-r" + strconv.Itoa(r)
 				args := []string{"-admin", admin, "-jobs", strconv.Itoa(n), "-seconds", strconv.Itoa(*seconds),
 					"-warmup", warmUp.String(), "-out", runs, "-tag", tag, "-jar", *jar, "-bin", *bin}
-				fmt.Fprintf(os.Stderr, "benchcompare: %s, %d jobs, round %d\n", admin, n, r)
+				busy, waited, err := settle(ctx)
+				if err != nil {
+					return fmt.Errorf("wait for a quiet machine: %w", err)
+				}
+				fmt.Fprintf(os.Stderr, "benchcompare: %s, %d jobs, round %d (machine %.0f%% busy after %s of settling)\n",
+					admin, n, r, busy*100, waited.Round(time.Second))
 				cmd := exec.CommandContext(ctx, sched, args...)
 				cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 				if err := cmd.Run(); err != nil {
@@ -126,6 +135,7 @@ func run() error {
 				if err := json.Unmarshal(b, &res); err != nil {
 					return err
 				}
+				res.BusyBefore, res.Settled = busy, waited
 				results = append(results, res)
 			}
 		}
@@ -151,18 +161,20 @@ func table(ctx context.Context, results []result, note string) []byte {
 	if note != "" {
 		fmt.Fprintf(&b, "**%s**\n\n", note)
 	}
-	b.WriteString("| jobs | admin | run | load before | runs/s | missed | dup | lateness p50 / p99 / max ms | admin CPU ms/trigger | MariaDB CPU ms/trigger | RSS MiB | health / API p99 ms | log lines/s | rows at code 0 |\n")
+	b.WriteString("| jobs | admin | run | CPU busy before (settled) | runs/s | missed | dup | lateness p50 / p99 / max ms | admin CPU ms/trigger | MariaDB CPU ms/trigger | RSS MiB | health / API p99 ms | log lines/s | rows at code 0 |\n")
 	b.WriteString("|---:|---|---:|---|---:|---:|---:|---|---:|---:|---:|---|---:|---:|\n")
 	round := map[string]int{}
 	for _, r := range results {
 		key := r.Admin + strconv.Itoa(r.Jobs)
 		round[key]++
-		fmt.Fprintf(&b, "| %s | %s | %d | %s | %s | %s | %s | %s / %s / %s | %.3f | %.3f | %.0f | %s / %s | %.1f | %s |\n",
-			num(float64(r.Jobs)), r.Admin, round[key], r.LoadAvgStart, num(r.TriggersPerSec), num(float64(r.Missed)),
+		fmt.Fprintf(&b, "| %s | %s | %d | %.0f %% (%s) | %s | %s | %s | %s / %s / %s | %.3f | %.3f | %.0f | %s / %s | %.1f | %s |\n",
+			num(float64(r.Jobs)), r.Admin, round[key], r.BusyBefore*100, r.Settled.Round(time.Second), num(r.TriggersPerSec), num(float64(r.Missed)),
 			num(float64(r.Duplicates)), num(r.LatenessMs.P50), num(r.LatenessMs.P99), num(r.LatenessMs.Max),
 			r.CPUPerTrigger, r.DBCPUPerTrig, r.RSSMaxMiB, num(r.Health.P99), num(r.API.P99), r.LogLinesPerS, num(float64(r.LogOpen)))
 	}
 	b.WriteString(`
+- CPU busy before: the share of both cores busy over the 2 s before the run started; each run waits (up to
+  90 s, the time in brackets) until it is at most 10 %, so other work on a shared box stays out of the runs.
 - runs/s: /run calls the executor received per second over the measured seconds (after the warm-up).
 - missed: planned (job, second) slots of the measured seconds with no run; dup: runs beyond one per job and
   planned second over the whole run. A run counts for a planned second it arrived at most 5 s after.
