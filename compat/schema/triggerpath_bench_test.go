@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/xxl-admin-go/xxl-admin-go/internal/procstat"
 )
 
 // BenchmarkTriggerPath measures the database statements of one second of
@@ -44,7 +44,7 @@ func BenchmarkTriggerPath(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	server := serverPID()
+	server := serverPID(s)
 	next := int64(1000)
 	var logIDs []int64
 	now := time.Now()
@@ -98,13 +98,13 @@ func BenchmarkTriggerPath(b *testing.B) {
 	rounds := 0
 	for b.Loop() {
 		for i, st := range steps {
-			c0 := procCPU(server)
+			c0 := serverCPU(server)
 			t0 := time.Now()
 			if err := st.fn(); err != nil {
 				b.Fatalf("%s: %v", st.name, err)
 			}
 			spent[i] += time.Since(t0)
-			server0[i] += procCPU(server) - c0
+			server0[i] += serverCPU(server) - c0
 		}
 		rounds++
 	}
@@ -116,31 +116,25 @@ func BenchmarkTriggerPath(b *testing.B) {
 	}
 }
 
-// serverPID finds a local mariadbd or mysqld, or 0.
-func serverPID() int {
-	paths, _ := filepath.Glob("/proc/[0-9]*/comm")
-	for _, p := range paths {
-		b, _ := os.ReadFile(p)
-		if c := strings.TrimSpace(string(b)); c == "mariadbd" || c == "mysqld" {
-			pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
-			return pid
-		}
-	}
-	return 0
-}
-
-// procCPU is utime+stime of a process (0 when pid is 0).
-func procCPU(pid int) time.Duration {
-	if pid == 0 {
+// serverPID is the MariaDB server's process id from its pid file, or 0
+// when the server is not on this machine (or the file is not readable).
+func serverPID(s *Store) int {
+	var file string
+	if err := s.q.QueryRowContext(context.Background(), "SELECT @@pid_file").Scan(&file); err != nil {
 		return 0
 	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	pid, err := procstat.PIDFile(file)
 	if err != nil {
 		return 0
 	}
-	s := string(b)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	u, _ := strconv.ParseInt(f[11], 10, 64)
-	k, _ := strconv.ParseInt(f[12], 10, 64)
-	return time.Duration(u+k) * 10 * time.Millisecond
+	return pid
+}
+
+// serverCPU is the server's CPU time so far (0 without a server pid).
+func serverCPU(pid int) time.Duration {
+	if pid == 0 {
+		return 0
+	}
+	d, _ := procstat.CPUTime(pid)
+	return d
 }

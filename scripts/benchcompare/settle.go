@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"os"
-	"strconv"
-	"strings"
 	"time"
+
+	"github.com/xxl-admin-go/xxl-admin-go/internal/procstat"
 )
 
 // Settling: a run starts only once the machine is quiet, so that other
@@ -41,7 +39,7 @@ func settle(ctx context.Context) (busy float64, waited time.Duration, err error)
 
 // busyOver is the share of CPU time not idle (nor waiting for I/O) over d.
 func busyOver(ctx context.Context, d time.Duration) (float64, error) {
-	idle0, total0, err := cpuTimes()
+	idle0, total0, err := procstat.SystemCPU()
 	if err != nil {
 		return 0, err
 	}
@@ -50,7 +48,7 @@ func busyOver(ctx context.Context, d time.Duration) (float64, error) {
 		return 0, ctx.Err()
 	case <-time.After(d):
 	}
-	idle1, total1, err := cpuTimes()
+	idle1, total1, err := procstat.SystemCPU()
 	if err != nil {
 		return 0, err
 	}
@@ -58,29 +56,4 @@ func busyOver(ctx context.Context, d time.Duration) (float64, error) {
 		return 0, nil
 	}
 	return 1 - float64(idle1-idle0)/float64(total1-total0), nil
-}
-
-// cpuTimes reads the idle (idle + iowait) and total jiffies of all CPUs
-// from the first line of /proc/stat.
-func cpuTimes() (idle, total uint64, err error) {
-	b, err := os.ReadFile("/proc/stat")
-	if err != nil {
-		return 0, 0, err
-	}
-	line, _, _ := strings.Cut(string(b), "\n")
-	f := strings.Fields(line)
-	if len(f) < 6 || f[0] != "cpu" {
-		return 0, 0, fmt.Errorf("/proc/stat: unexpected first line %q", line)
-	}
-	for i, v := range f[1:] {
-		n, err := strconv.ParseUint(v, 10, 64)
-		if err != nil {
-			return 0, 0, fmt.Errorf("/proc/stat: %w", err)
-		}
-		total += n
-		if i == 3 || i == 4 { // idle, iowait
-			idle += n
-		}
-	}
-	return idle, total, nil
 }

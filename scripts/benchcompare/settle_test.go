@@ -4,12 +4,14 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/xxl-admin-go/xxl-admin-go/internal/procstat"
 )
 
 // TestBusyOver: /proc/stat parses into idle ≤ total, and the busy share of
 // a short window is a fraction.
 func TestBusyOver(t *testing.T) {
-	idle, total, err := cpuTimes()
+	idle, total, err := procstat.SystemCPU()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,11 +8,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/procstat"
 )
 
 // envMySQL names the go-sql-driver DSN (without database) of the server.
@@ -104,15 +104,8 @@ func (d *database) serverPID(ctx context.Context) int {
 	if err := d.server.QueryRowContext(ctx, "SELECT @@pid_file").Scan(&file); err != nil {
 		return 0
 	}
-	b, err := os.ReadFile(file)
+	pid, err := procstat.PIDFile(file)
 	if err != nil {
-		return 0
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil {
-		return 0
-	}
-	if _, err := cpuTime(pid); err != nil {
 		return 0
 	}
 	return pid

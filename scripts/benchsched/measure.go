@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/xxl-admin-go/xxl-admin-go/conformance/cluster"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/procstat"
 )
 
 const (
@@ -129,7 +130,7 @@ func measure(ctx context.Context, o options, n int) (*report, error) {
 	}
 	rep.DBNoiseQuestionsPerSec = float64(q1["Questions"]-q0["Questions"]) / noiseSpan.Seconds()
 
-	rep.LoadAvgStart = loadAvg()
+	rep.LoadAvgStart = procstat.LoadAvg()
 	args := append(cluster.AdminArgs(d.url, d.user, d.pass, benchToken), o.extra...)
 	logPath := filepath.Join(dir, "admin.log")
 	adm, err := startAdmin(ctx, o, args, dir, logPath)
@@ -168,11 +169,11 @@ func measure(ctx context.Context, o options, n int) (*report, error) {
 		return nil, err
 	}
 	c0 := exec.Count()
-	cpu0, err := cpuTime(adm.pid())
+	cpu0, err := procstat.CPUTime(adm.pid())
 	if err != nil {
 		return nil, err
 	}
-	db0, _ := cpuTime(dbPID)
+	db0, _ := procstat.CPUTime(dbPID)
 	log0 := markLog(logPath)
 	var prof *os.File
 	if o.cpuProfile != "" {
@@ -210,17 +211,17 @@ func measure(ctx context.Context, o options, n int) (*report, error) {
 		return nil, err
 	}
 	c1 := exec.Count()
-	cpu1, err := cpuTime(adm.pid())
+	cpu1, err := procstat.CPUTime(adm.pid())
 	if err != nil {
 		return nil, err
 	}
-	db1, _ := cpuTime(dbPID)
+	db1, _ := procstat.CPUTime(dbPID)
 	log1 := markLog(logPath)
-	rss, hwm, err := memory(adm.pid())
+	rss, hwm, err := procstat.Memory(adm.pid())
 	if err != nil {
 		return nil, err
 	}
-	rep.LoadAvgEnd = loadAvg()
+	rep.LoadAvgEnd = procstat.LoadAvg()
 	stopped = true
 	if err := adm.stop(); err != nil {
 		fmt.Fprintf(os.Stderr, "benchsched: stop: %v\n", err)
