@@ -365,11 +365,7 @@ func (s *Store) logUpdateMany(ctx context.Context, rows []JobLog, columns []stri
 	case 0:
 		return nil
 	case 1: // one autocommitted statement: no transaction round trips
-		b := s.sb.Update("xxl_job_log").Where(sq.Eq{"id": rows[0].ID})
-		for i, v := range values(rows[0]) {
-			b = b.Set(columns[i], v)
-		}
-		if _, err := s.exec(ctx, b); err != nil {
+		if _, err := s.exec(ctx, sq.Expr(logUpdateOne(columns), append(values(rows[0]), rows[0].ID)...)); err != nil {
 			return fmt.Errorf("update trigger info of log %d: %w", rows[0].ID, err)
 		}
 		return nil
@@ -422,12 +418,18 @@ func logCase(d dialect, rows []JobLog, columns []string, values [][]any, where s
 	return caseBatch{table: "xxl_job_log", ids: ids, set: columns, values: values, where: where}.build(d)
 }
 
-func (s *Store) logUpdateSingles(ctx context.Context, rows []JobLog, columns []string, values func(JobLog) []any) error {
+// logUpdateOne is UPDATE xxl_job_log SET c = ?, … WHERE id = ?, the
+// values in the order of columns and the id last.
+func logUpdateOne(columns []string) string {
 	set := make([]string, len(columns))
 	for i, c := range columns {
 		set[i] = c + " = ?"
 	}
-	stmt, err := s.prepare(ctx, "UPDATE xxl_job_log SET "+strings.Join(set, ", ")+" WHERE id = ?")
+	return "UPDATE xxl_job_log SET " + strings.Join(set, ", ") + " WHERE id = ?"
+}
+
+func (s *Store) logUpdateSingles(ctx context.Context, rows []JobLog, columns []string, values func(JobLog) []any) error {
+	stmt, err := s.prepare(ctx, logUpdateOne(columns))
 	if err != nil {
 		return err
 	}

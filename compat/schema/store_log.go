@@ -101,15 +101,7 @@ func (s *Store) LogSave(ctx context.Context, l JobLog) (int64, error) {
 
 // LogUpdateTriggerInfo is updateTriggerInfo.
 func (s *Store) LogUpdateTriggerInfo(ctx context.Context, l JobLog) error {
-	if _, err := s.exec(ctx, s.sb.Update("xxl_job_log").
-		Set("trigger_time", s.dbTimePtr(l.TriggerTime)).Set("trigger_code", l.TriggerCode).
-		Set("trigger_msg", l.TriggerMsg).Set("executor_address", l.ExecutorAddress).
-		Set("executor_handler", l.ExecutorHandler).Set("executor_param", l.ExecutorParam).
-		Set("executor_sharding_param", l.ExecutorShardingParam).
-		Set("executor_fail_retry_count", l.ExecutorFailRetryCount).Where(sq.Eq{"id": l.ID})); err != nil {
-		return fmt.Errorf("update trigger info of log %d: %w", l.ID, err)
-	}
-	return nil
+	return s.LogUpdateTriggerInfoMany(ctx, []JobLog{l})
 }
 
 // LogUpdateHandleInfo is updateHandleInfo.
