@@ -226,7 +226,8 @@ func derefJob(j JobInfo) string {
 
 // TestLogTriggerResultMany: a row saved by LogSaveMany with its executor
 // columns and then given its result (code, message, address) ends as the
-// same row given the whole updateTriggerInfo, in batches and alone.
+// same row given the whole updateTriggerInfo (schema.md §4.3), in batches
+// and alone.
 func TestLogTriggerResultMany(t *testing.T) {
 	forEachPrepared(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
