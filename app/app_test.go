@@ -20,8 +20,8 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/app"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/config"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
-	"github.com/xxl-admin-go/xxl-admin-go/internal/admintest"
-	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/admintest"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/storetest"
 )
 
 func TestMain(m *testing.M) {

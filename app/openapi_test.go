@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/xxl-admin-go/xxl-admin-go/internal/admintest"
-	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/admintest"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/storetest"
 )
 
 // TestJobAPIMounted: the job API answers under the context path when a

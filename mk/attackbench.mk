@@ -4,4 +4,4 @@
 .PHONY: attack-bench
 
 attack-bench:
-	$(GO) run ./internal/attackbench $(ATTACKBENCH_ARGS)
+	$(GO) run ./scripts/attackbench $(ATTACKBENCH_ARGS)

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/xxl-admin-go/xxl-admin-go/internal/browser"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/browser"
 )
 
 // shownRefusal is xssRefusal as the page must show it: the text, quotes

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/xxl-admin-go/xxl-admin-go/internal/browser"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/browser"
 )
 
 // checkForm compares a recorded call's form with want (every key, no other)

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/xxl-admin-go/xxl-admin-go/internal/browser"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/browser"
 )
 
 // The page tests share one Chromium (browser.ForTest), closed here.

@@ -21,7 +21,7 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/core/jobs"
 	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
-	"github.com/xxl-admin-go/xxl-admin-go/internal/testfactory"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/testfactory"
 )
 
 // pageFS is a minimal template set: the tests check handlers, not markup

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
-	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/storetest"
 )
 
 // TestAdminOnly follows recording perm_normal_user_admin_only.en: a normal

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
-	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/storetest"
 )
 
 // BenchmarkScaleLists measures the console's default job and log lists on

@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
-	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
-	"github.com/xxl-admin-go/xxl-admin-go/internal/testfactory"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/storetest"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/testfactory"
 )
 
 // TestUsers follows recordings user_add.en, user_update.en, user_remove.en

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/xxl-admin-go/xxl-admin-go/internal/testdb"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/testdb"
 	"go.uber.org/goleak"
 )
 

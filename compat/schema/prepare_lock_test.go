@@ -10,7 +10,7 @@ import (
 
 	"github.com/DATA-DOG/go-sqlmock"
 	"github.com/go-sql-driver/mysql"
-	"github.com/xxl-admin-go/xxl-admin-go/internal/testdb"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/testdb"
 )
 
 // TestPrepareLockTimeout: on MySQL an admin that cannot get the preparation

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/xxl-admin-go/xxl-admin-go/internal/procstat"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/procstat"
 )
 
 // BenchmarkTriggerPath measures the database statements of one second of

@@ -12,8 +12,8 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/conformance/cluster"
 	"github.com/xxl-admin-go/xxl-admin-go/conformance/consolereplay"
 	"github.com/xxl-admin-go/xxl-admin-go/conformance/javaadmin"
-	"github.com/xxl-admin-go/xxl-admin-go/internal/browser"
-	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/browser"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/storetest"
 )
 
 const ctxPath = consolereplay.ContextPath

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/xxl-admin-go/xxl-admin-go/conformance/consolereplay"
-	"github.com/xxl-admin-go/xxl-admin-go/internal/browser"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/browser"
 )
 
 // startFixtureAdmin runs our admin in lang on a fresh database holding the

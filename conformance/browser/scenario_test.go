@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/i18n"
-	"github.com/xxl-admin-go/xxl-admin-go/internal/browser"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/browser"
 )
 
 // The browser scenario, on our real admin (SQLite, seed rows only)

@@ -12,7 +12,7 @@ import (
 
 	"github.com/xxl-admin-go/xxl-admin-go/conformance/consolereplay"
 	"github.com/xxl-admin-go/xxl-admin-go/core/transfer"
-	"github.com/xxl-admin-go/xxl-admin-go/internal/browser"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/browser"
 )
 
 var exportNameRe = regexp.MustCompile(`^xxl-job-jobs-\d{8}-\d{6}\.json$`)

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/xxl-admin-go/xxl-admin-go/conformance/consolereplay"
-	"github.com/xxl-admin-go/xxl-admin-go/internal/browser"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/browser"
 )
 
 // planted is markup that would set window.xss to its field's name if any

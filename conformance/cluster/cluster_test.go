@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/storetest"
 )
 
 const (

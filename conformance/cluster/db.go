@@ -9,7 +9,7 @@ import (
 	sq "github.com/Masterminds/squirrel"
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
-	"github.com/xxl-admin-go/xxl-admin-go/internal/testfactory"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/testfactory"
 )
 
 // DB is the harness's own connection to the admins' database: the store for

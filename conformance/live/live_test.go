@@ -17,8 +17,8 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/compat/api"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/conformance/javaexec"
-	"github.com/xxl-admin-go/xxl-admin-go/internal/admintest"
-	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/admintest"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/storetest"
 )
 
 const token = "default_token"

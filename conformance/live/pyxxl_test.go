@@ -17,7 +17,7 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/conformance/cluster"
 	"github.com/xxl-admin-go/xxl-admin-go/conformance/javaadmin"
 	"github.com/xxl-admin-go/xxl-admin-go/conformance/javaexec"
-	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/storetest"
 )
 
 const (

@@ -13,7 +13,7 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/conformance/javaexec"
 	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
-	"github.com/xxl-admin-go/xxl-admin-go/internal/admintest"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/admintest"
 )
 
 const (

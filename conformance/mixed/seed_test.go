@@ -7,7 +7,7 @@ import (
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/conformance/cluster"
-	"github.com/xxl-admin-go/xxl-admin-go/internal/testfactory"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/testfactory"
 )
 
 // extra are the jobs beside the FIX_RATE grid: CRON jobs on the plan, and

@@ -6,7 +6,7 @@ import (
 
 	"github.com/xxl-admin-go/xxl-admin-go/app"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/i18n"
-	"github.com/xxl-admin-go/xxl-admin-go/internal/admintest"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/admintest"
 )
 
 // fastMonitors runs the fail monitor every 200 ms instead of 10 s; the

@@ -7,7 +7,7 @@ import (
 
 	"github.com/xxl-admin-go/xxl-admin-go/app"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
-	"github.com/xxl-admin-go/xxl-admin-go/internal/testfactory"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/testfactory"
 )
 
 // TestLostJobClosed: a log still running 11 minutes after its trigger on

@@ -11,8 +11,8 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/compat/api"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/i18n"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
-	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
-	"github.com/xxl-admin-go/xxl-admin-go/internal/testfactory"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/storetest"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/testfactory"
 )
 
 type fakeExecutor struct {

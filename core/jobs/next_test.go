@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/storetest"
 )
 
 // TestNextTriggerTimes follows recording jobinfo_nextTriggerTime.en.

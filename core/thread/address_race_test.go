@@ -10,7 +10,7 @@ import (
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/api"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
-	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/storetest"
 )
 
 // pausedReads is the store with a monitor pass held after it read the

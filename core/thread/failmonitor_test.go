@@ -15,7 +15,7 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/core/alarm"
 	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
-	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/storetest"
 )
 
 // failedLog inserts a log whose trigger failed, as the trigger flow writes it.

@@ -9,7 +9,7 @@ import (
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/i18n"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
-	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/storetest"
 )
 
 // TestLostMonitor: scheduler.md §10 — a log running for more than 10 minutes

@@ -9,7 +9,7 @@ import (
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/api"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
-	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/storetest"
 )
 
 func groupList(t *testing.T, s *schema.Store, id int) *string {

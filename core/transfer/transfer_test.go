@@ -14,8 +14,8 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/compat/i18n"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/core/jobs"
-	"github.com/xxl-admin-go/xxl-admin-go/internal/storetest"
-	"github.com/xxl-admin-go/xxl-admin-go/internal/testfactory"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/storetest"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/testfactory"
 )
 
 var t0 = time.Date(2026, 11, 23, 7, 2, 28, 0, time.UTC)

@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/xxl-admin-go/xxl-admin-go/internal/procstat"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/procstat"
 )
 
 // Settling: a run starts only once the machine is quiet, so that other

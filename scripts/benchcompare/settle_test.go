@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/xxl-admin-go/xxl-admin-go/internal/procstat"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/procstat"
 )
 
 // TestBusyOver: /proc/stat parses into idle ≤ total, and the busy share of

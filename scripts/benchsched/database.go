@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/go-sql-driver/mysql"
-	"github.com/xxl-admin-go/xxl-admin-go/internal/procstat"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/procstat"
 )
 
 // envMySQL names the go-sql-driver DSN (without database) of the server.

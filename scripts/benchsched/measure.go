@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/xxl-admin-go/xxl-admin-go/conformance/cluster"
-	"github.com/xxl-admin-go/xxl-admin-go/internal/procstat"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/procstat"
 )
 
 const (

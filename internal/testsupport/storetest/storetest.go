@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
-	"github.com/xxl-admin-go/xxl-admin-go/internal/testdb"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/testdb"
 )
 
 // EnvMySQL and EnvPostgres name the variables that switch the MySQL and

@@ -5,7 +5,7 @@
 // registering many executors under one app. Each scenario is bounded in
 // count and time and sends traffic to 127.0.0.1 only.
 //
-//	go run ./internal/attackbench [-scenario all|huge|drip|stalled|register] [-drip 70s]
+//	go run ./scripts/attackbench [-scenario all|huge|drip|stalled|register] [-drip 70s]
 package main
 
 import (

@@ -1,0 +1,6 @@
+// Package testsupport holds nothing itself: its sub-packages are what tests
+// and benchmarks share — databases per test (testdb, storetest), rows
+// (testfactory), whole in-process admins (admintest), headless Chromium
+// (browser) and /proc readings (procstat). No production package imports
+// them; internal/loglimit is the one production helper under internal/.
+package testsupport
