@@ -179,7 +179,7 @@ func openStore(ctx context.Context, cfg *config.Config, log zerolog.Logger) (*sc
 	if err != nil {
 		return nil, target, err
 	}
-	res, err := store.Prepare(ctx)
+	res, err := store.Prepare(ctx, schema.PrepareOptions{})
 	if err != nil {
 		store.Close()
 		return nil, target, err

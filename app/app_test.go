@@ -151,7 +151,7 @@ func TestRunRefusesBadSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := raw.Prepare(context.Background()); err != nil {
+	if _, err := raw.Prepare(context.Background(), schema.PrepareOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	raw.Close()

@@ -61,7 +61,7 @@ func forEachBackend(t *testing.T, fn func(t *testing.T, s *Store)) {
 func forEachPrepared(t *testing.T, fn func(t *testing.T, s *Store)) {
 	t.Helper()
 	forEachBackend(t, func(t *testing.T, s *Store) {
-		if _, err := s.Prepare(context.Background()); err != nil {
+		if _, err := s.Prepare(context.Background(), PrepareOptions{}); err != nil {
 			t.Fatalf("Prepare: %v", err)
 		}
 		fn(t, s)

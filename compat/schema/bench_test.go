@@ -12,7 +12,7 @@ import (
 // databases.
 func forEachBackendBench(b *testing.B, fn func(b *testing.B, s *Store)) {
 	prepared := func(b *testing.B, s *Store) *Store {
-		if _, err := s.Prepare(context.Background()); err != nil {
+		if _, err := s.Prepare(context.Background(), PrepareOptions{}); err != nil {
 			b.Fatal(err)
 		}
 		return s

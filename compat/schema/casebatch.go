@@ -38,7 +38,7 @@ func (c caseBatch) build(d dialect) sq.Sqlizer {
 	caseOf := func(k int, column string) {
 		b.WriteString(column)
 		b.WriteString(" = CASE id")
-		then := " WHEN ? THEN " + d.typedParam(expectedTables[c.table][column])
+		then := " WHEN ? THEN " + d.typedParam(tables24[c.table][column])
 		for i, id := range c.ids {
 			b.WriteString(then)
 			args = append(args, id, c.values[i][k])

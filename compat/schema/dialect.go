@@ -3,6 +3,7 @@ package schema
 import (
 	"context"
 	"database/sql"
+	"fmt"
 
 	sq "github.com/Masterminds/squirrel"
 )
@@ -18,13 +19,13 @@ type dialect interface {
 	// row locks exist; SQLite's immediate transaction already holds the
 	// database write lock.
 	lockSuffix() string
-	// createTables returns the DDL statements of the 2.4.x tables.
-	createTables() []string
+	// createTables returns the DDL statements of a generation's tables.
+	createTables(g Generation) []string
 	// columns lists a table's columns (lower-case name → declared type); an
 	// empty map means the table does not exist.
 	columns(ctx context.Context, q runner, table string) (map[string]string, error)
-	// indexes lists a table's index names.
-	indexes(ctx context.Context, q runner, table string) ([]string, error)
+	// indexes lists a table's indexes.
+	indexes(ctx context.Context, q runner, table string) ([]index, error)
 	// insertID runs an INSERT and returns the generated id.
 	insertID(ctx context.Context, q runner, b sq.InsertBuilder) (int64, error)
 	// transactionalDDL reports whether CREATE TABLE can be rolled back.
@@ -54,6 +55,9 @@ type dialect interface {
 	// row it passed, so two batches of disjoint ids deadlock (seen with
 	// concurrent callbacks: error 1213 on 40 rows of xxl_job_log).
 	byID(table string) string
+	// registryUpsert is the suffix that turns the registration insert into
+	// an upsert on the unique key i_g_k_v (3.4.2's registrySaveOrUpdate).
+	registryUpsert() string
 	// wrap adapts every statement run through r to the backend: the store
 	// writes '?' placeholders (squirrel's default and any raw SQL alike).
 	wrap(r runner) runner
@@ -74,6 +78,29 @@ func (collationDialect) likeOp() string                                  { retur
 func (collationDialect) typedParam(string) string                        { return "?" }
 func (collationDialect) byID(table string) string                        { return table }
 
+// index is one index of a table as the schema check sees it.
+type index struct {
+	Name   string
+	Unique bool
+}
+
+// scanIndexes reads (name, unique) rows.
+func scanIndexes(rows *sql.Rows, table string) ([]index, error) {
+	defer rows.Close()
+	var out []index
+	for rows.Next() {
+		var ix index
+		if err := rows.Scan(&ix.Name, &ix.Unique); err != nil {
+			return nil, fmt.Errorf("indexes of %s: %w", table, err)
+		}
+		out = append(out, ix)
+	}
+	return out, rows.Err()
+}
+
+// conflictUpsert is the registration upsert of SQLite and PostgreSQL.
+const conflictUpsert = "ON CONFLICT (registry_group, registry_key, registry_value) DO UPDATE SET update_time = excluded.update_time"
+
 // runner is what *sql.DB, *sql.Tx and *sql.Conn share.
 type runner interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
@@ -91,4 +118,30 @@ func lastInsertID(ctx context.Context, q runner, b sq.InsertBuilder) (int64, err
 		return 0, err
 	}
 	return res.LastInsertId()
+}
+
+// by picks the 2.4 or the 3.4 spelling of a part of the DDL.
+func by(g Generation, v24, v34 string) string {
+	if g == Gen3 {
+		return v34
+	}
+	return v24
+}
+
+// by34 is stmts for Gen3 and nothing for Gen2.
+func by34(g Generation, stmts ...string) []string {
+	if g == Gen3 {
+		return stmts
+	}
+	return nil
+}
+
+// logIndexes34 are the log indexes 3.4.0 added (I_jobgroup, I_jobid) in the
+// CREATE INDEX form SQLite and PostgreSQL share; MySQL declares them in
+// its CREATE TABLE and adds them with ALTER TABLE.
+func logIndexes34() []string {
+	return []string{
+		"CREATE INDEX IF NOT EXISTS I_jobgroup ON xxl_job_log (job_group)",
+		"CREATE INDEX IF NOT EXISTS I_jobid ON xxl_job_log (job_id)",
+	}
 }

@@ -200,7 +200,7 @@ func TestFaultReads(t *testing.T) {
 			// The preparation lock is released after a failed preparation too.
 			m.ExpectQuery("RELEASE_LOCK").WillReturnRows(sqlmock.NewRows([]string{"released"}).AddRow(int64(1)))
 		})
-		_, err := s.Prepare(context.Background())
+		_, err := s.Prepare(context.Background(), PrepareOptions{})
 		assertErr(t, err, mysql.ErrInvalidConn, "inspect schema", "columns of xxl_job_")
 	})
 }

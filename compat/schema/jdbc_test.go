@@ -165,7 +165,7 @@ func TestParseJDBCSQLite(t *testing.T) {
 			s, err := Open(context.Background(), target, PoolSettings{MaxOpen: 2})
 			mustNoErr(t, err)
 			defer s.Close()
-			_, err = s.Prepare(context.Background())
+			_, err = s.Prepare(context.Background(), PrepareOptions{})
 			mustNoErr(t, err)
 			if c.path != ":memory:" {
 				if _, err := os.Stat(c.path); err != nil {

@@ -95,9 +95,13 @@ type Registry struct {
 type User struct {
 	ID         int
 	Username   string
-	Password   string // lowercase hex md5
+	Password   string // lowercase hex: MD5 (2.4) or SHA-256 (3.4) of the password
 	Role       int    // 0 normal, 1 admin
 	Permission *string
+	// Token is the 3.4 login token (xxl_job_user.token): the random
+	// signature of the user's one current login; nil on a 2.4 database
+	// and for a user who never logged in, "" after a logout.
+	Token *string
 }
 
 // LogCounts is the findLogReport aggregate for one time range.

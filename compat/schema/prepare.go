@@ -10,70 +10,57 @@ import (
 	"strings"
 )
 
-// expectedTables is the 2.4.x schema (2.3.x is identical): table → column →
-// MySQL type as declared in tables_xxl_job.sql (schema.md §1).
-var expectedTables = map[string]map[string]string{
-	"xxl_job_info": {"id": "int", "job_group": "int", "job_desc": "varchar(255)", "add_time": "datetime",
-		"update_time": "datetime", "author": "varchar(64)", "alarm_email": "varchar(255)", "schedule_type": "varchar(50)",
-		"schedule_conf": "varchar(128)", "misfire_strategy": "varchar(50)", "executor_route_strategy": "varchar(50)",
-		"executor_handler": "varchar(255)", "executor_param": "varchar(512)", "executor_block_strategy": "varchar(50)",
-		"executor_timeout": "int", "executor_fail_retry_count": "int", "glue_type": "varchar(50)", "glue_source": "mediumtext",
-		"glue_remark": "varchar(128)", "glue_updatetime": "datetime", "child_jobid": "varchar(255)",
-		"trigger_status": "tinyint", "trigger_last_time": "bigint", "trigger_next_time": "bigint"},
-	"xxl_job_log": {"id": "bigint", "job_group": "int", "job_id": "int", "executor_address": "varchar(255)",
-		"executor_handler": "varchar(255)", "executor_param": "varchar(512)", "executor_sharding_param": "varchar(20)",
-		"executor_fail_retry_count": "int", "trigger_time": "datetime", "trigger_code": "int", "trigger_msg": "text",
-		"handle_time": "datetime", "handle_code": "int", "handle_msg": "text", "alarm_status": "tinyint"},
-	"xxl_job_log_report": {"id": "int", "trigger_day": "datetime", "running_count": "int", "suc_count": "int",
-		"fail_count": "int", "update_time": "datetime"},
-	"xxl_job_logglue": {"id": "int", "job_id": "int", "glue_type": "varchar(50)", "glue_source": "mediumtext",
-		"glue_remark": "varchar(128)", "add_time": "datetime", "update_time": "datetime"},
-	"xxl_job_registry": {"id": "int", "registry_group": "varchar(50)", "registry_key": "varchar(255)",
-		"registry_value": "varchar(255)", "update_time": "datetime"},
-	"xxl_job_group": {"id": "int", "app_name": "varchar(64)", "title": "varchar(12)", "address_type": "tinyint",
-		"address_list": "text", "update_time": "datetime"},
-	"xxl_job_user": {"id": "int", "username": "varchar(50)", "password": "varchar(50)", "role": "tinyint",
-		"permission": "varchar(255)"},
-	"xxl_job_lock": {"lock_name": "varchar(50)"},
-}
-
-// expectedIndexes are the index names the 2.4.x script creates.
-var expectedIndexes = map[string]bool{"primary": true, "i_trigger_time": true, "i_handle_code": true,
-	"i_trigger_day": true, "i_g_k_v": true, "i_username": true}
-
 // ErrUnsupportedSchema marks a database this admin must not run against.
 var ErrUnsupportedSchema = errors.New("unsupported schema")
 
+// PrepareOptions say what Prepare may do.
+type PrepareOptions struct {
+	// Create is the generation an empty database is created as; the zero
+	// value is Gen2 (xxl.job.schema, schema.md §2).
+	Create Generation
+	// AllowUnknownColumns accepts columns that neither generation has, with
+	// a warning, instead of refusing the database (their meaning is unknown
+	// to this admin: a later xxl-job release may give a column semantics
+	// that firing without it would get wrong).
+	AllowUnknownColumns bool
+}
+
 // PrepareResult says what Prepare found and did, for the start-up log.
 type PrepareResult struct {
-	Created      bool     // the tables and seed rows were created
-	LockInserted bool     // the missing schedule_lock row was inserted
-	Warnings     []string // accepted differences (widened types, extra indexes)
+	Generation   Generation // the database's generation
+	Created      bool       // the tables and seed rows were created
+	LockInserted bool       // the missing schedule_lock row was inserted
+	Warnings     []string   // accepted differences (widened types, extra indexes)
 }
 
 // Prepare makes the database usable without ever altering existing tables:
-// an empty database gets the 2.4.x tables and seed rows; an existing one is
-// checked (a missing table or column, or a 3.x schema, is refused) and only
-// a missing schedule_lock row is added, since without it Java and Go admins
-// alike pre-read the same jobs and fire them twice.
+// an empty database gets the tables and seed rows of opts.Create's
+// generation; an existing one is placed (Gen2 or Gen3, detectGeneration)
+// and checked against its generation — a missing table or column, a column
+// of neither generation, or a half-upgraded 3.x user table is refused —
+// and only a missing schedule_lock row is added, since without it Java and
+// Go admins alike pre-read the same jobs and fire them twice.
 //
 // Admins starting at the same moment on an empty database all come up: on
 // MySQL they take turns under a named lock (prepare_lock.go); elsewhere the
 // creation is one transaction, which checkAndCreate looks at a second time.
-func (s *Store) Prepare(ctx context.Context) (PrepareResult, error) {
-	if s.d.backend() == MySQL {
-		return s.prepareLocked(ctx)
+func (s *Store) Prepare(ctx context.Context, opts PrepareOptions) (PrepareResult, error) {
+	if opts.Create == "" {
+		opts.Create = Gen2
 	}
-	return s.checkAndCreate(ctx)
+	if s.d.backend() == MySQL {
+		return s.prepareLocked(ctx, opts)
+	}
+	return s.checkAndCreate(ctx, opts)
 }
 
-func (s *Store) checkAndCreate(ctx context.Context) (PrepareResult, error) {
+func (s *Store) checkAndCreate(ctx context.Context, opts PrepareOptions) (PrepareResult, error) {
 	var res PrepareResult
 	found, err := s.inspect(ctx)
 	if err != nil {
 		return res, err
 	}
-	if n := len(found); n > 0 && n < len(expectedTables) && s.d.transactionalDDL() {
+	if n := len(found); n > 0 && n < len(tables24) && s.d.transactionalDDL() {
 		// inspect reads table by table: another admin's creation, one
 		// transaction, committed in between. Having seen a table of it,
 		// a second look sees all of them.
@@ -82,41 +69,79 @@ func (s *Store) checkAndCreate(ctx context.Context) (PrepareResult, error) {
 		}
 	}
 	if len(found) == 0 {
-		if err := s.create(ctx); err != nil {
+		if err := s.create(ctx, opts.Create); err != nil {
 			// Another admin starting at the same moment may have won the race.
-			if again, ierr := s.inspect(ctx); ierr == nil && len(again) == len(expectedTables) {
+			if again, ierr := s.inspect(ctx); ierr == nil && len(again) == len(tables24) {
 				found = again
 			} else {
 				return res, err
 			}
 		} else {
-			res.Created = true
+			res.Created, res.Generation = true, opts.Create
+			*s.shape = Shape{Generation: opts.Create, RegistryUnique: opts.Create == Gen3}
 			return res, nil
 		}
 	}
-	if err := checkColumns(found, s.d.columnType, &res); err != nil {
+	gen := detectGeneration(found)
+	res.Generation = gen
+	if err := checkColumns(found, gen, s.d.columnType, opts, &res); err != nil {
 		return res, err
 	}
-	for table := range expectedTables {
-		idx, err := s.d.indexes(ctx, s.q, table)
-		if err != nil {
-			return res, err
-		}
-		for _, name := range idx {
-			if !expectedIndexes[strings.ToLower(name)] && !strings.HasPrefix(name, "sqlite_autoindex") {
-				res.Warnings = append(res.Warnings, fmt.Sprintf("table %s has an extra index %s (accepted)", table, name))
-			}
-		}
+	shape := Shape{Generation: gen}
+	if err := s.checkIndexes(ctx, gen, &shape, &res); err != nil {
+		return res, err
 	}
+	*s.shape = shape
 	sort.Strings(res.Warnings)
 	inserted, err := s.ensureScheduleLock(ctx)
 	res.LockInserted = inserted
 	return res, err
 }
 
+// checkIndexes warns of extra indexes and, on a 3.x database, of the 3.4.2
+// indexes that are missing; it records whether registrations have their
+// unique key.
+func (s *Store) checkIndexes(ctx context.Context, gen Generation, shape *Shape, res *PrepareResult) error {
+	want := indexesOf(gen)
+	for _, table := range sortedKeys(tables24) {
+		idx, err := s.d.indexes(ctx, s.q, table)
+		if err != nil {
+			return err
+		}
+		have := map[string]bool{}
+		for _, ix := range idx {
+			name := strings.ToLower(ix.Name)
+			have[name] = true
+			if table == "xxl_job_registry" && name == "i_g_k_v" && ix.Unique {
+				shape.RegistryUnique = true
+			}
+			if !want[name] && !strings.HasPrefix(name, "sqlite_autoindex") {
+				res.Warnings = append(res.Warnings, fmt.Sprintf("table %s has an extra index %s (accepted)", table, ix.Name))
+			}
+		}
+		if gen != Gen3 {
+			continue
+		}
+		for _, name := range missing34Indexes[table] {
+			if !have[name] {
+				res.Warnings = append(res.Warnings, fmt.Sprintf("table %s lacks the index %s of xxl-job 3.4.2 (the upstream upgrade notes do not create it; `xxl-admin-go db upgrade --to 3.4` does)", table, name))
+			}
+		}
+		if table == "xxl_job_registry" && have["i_g_k_v"] && !shape.RegistryUnique {
+			res.Warnings = append(res.Warnings, "index xxl_job_registry.i_g_k_v is not unique as in xxl-job 3.4.2: a Java 3.4.2 admin inserts a new registration row at every beat (`xxl-admin-go db upgrade --to 3.4` removes the duplicates and makes it unique)")
+		}
+	}
+	return nil
+}
+
+// missing34Indexes are the 3.4.2 indexes a 3.x database may lack: the
+// log indexes (3.4.0's notes add only I_jobgroup) and, before 3.4.0, the
+// registry's key (then not unique).
+var missing34Indexes = map[string][]string{"xxl_job_log": {"i_jobgroup", "i_jobid"}}
+
 func (s *Store) inspect(ctx context.Context) (map[string]map[string]string, error) {
 	found := map[string]map[string]string{}
-	for table := range expectedTables {
+	for table := range tables24 {
 		cols, err := s.d.columns(ctx, s.q, table)
 		if err != nil {
 			return nil, fmt.Errorf("inspect schema: %w", err)
@@ -128,29 +153,37 @@ func (s *Store) inspect(ctx context.Context) (map[string]map[string]string, erro
 	return found, nil
 }
 
-// checkColumns compares the found columns with the 2.4.x ones, whose types
-// columnType spells as the backend's DDL declares them.
-func checkColumns(found map[string]map[string]string, columnType func(string) string, res *PrepareResult) error {
-	if cols, ok := found["xxl_job_user"]; ok {
-		if _, has := cols["token"]; has {
-			return fmt.Errorf("%w: this database has the xxl-job 3.x schema (xxl_job_user.token, SHA-256 passwords); 3.x schemas are not supported yet, use a 2.3/2.4 database", ErrUnsupportedSchema)
-		}
-	}
+// sha256HexLen is the length of a SHA-256 password hash in hex: a 3.x
+// user table whose password column cannot hold it is half-upgraded.
+const sha256HexLen = 64
+
+// checkColumns compares the found columns with the generation's, whose
+// types columnType spells as the backend's DDL declares them.
+func checkColumns(found map[string]map[string]string, gen Generation, columnType func(string) string, opts PrepareOptions, res *PrepareResult) error {
 	var problems []string
-	for _, table := range sortedKeys(expectedTables) {
+	expected := tablesOf(gen)
+	for _, table := range sortedKeys(expected) {
 		cols, ok := found[table]
 		if !ok {
 			problems = append(problems, fmt.Sprintf("table %s is missing", table))
 			continue
 		}
-		for _, col := range sortedKeys(expectedTables[table]) {
-			want := columnType(expectedTables[table][col])
+		for _, col := range sortedKeys(expected[table]) {
+			want := columnType(expected[table][col])
 			got, ok := cols[col]
 			if !ok {
 				problems = append(problems, fmt.Sprintf("table %s is missing column %s", table, col))
 				continue
 			}
-			if !sameType(got, want) {
+			if sameType(got, want) {
+				continue
+			}
+			switch {
+			case gen == Gen3 && table == "xxl_job_user" && col == "password" && textCapacity(got) < sha256HexLen:
+				problems = append(problems, fmt.Sprintf("column xxl_job_user.password is %s beside the 3.x token column: it cannot hold a SHA-256 hash (half-upgraded; widen it to varchar(100), as xxl-job 3.2.0's notes say)", got))
+			case gen == Gen3 && isNarrower(got, want):
+				res.Warnings = append(res.Warnings, fmt.Sprintf("column %s.%s is %s, xxl-job 3.4.2 declares %s (longer values are refused; `xxl-admin-go db upgrade --to 3.4` widens it)", table, col, got, want))
+			default:
 				how := "differs"
 				if isWidened(got, want) {
 					how = "widened"
@@ -158,11 +191,29 @@ func checkColumns(found map[string]map[string]string, columnType func(string) st
 				res.Warnings = append(res.Warnings, fmt.Sprintf("column %s.%s is %s, expected %s (%s, accepted)", table, col, got, want, how))
 			}
 		}
+		for _, col := range sortedKeys(cols) {
+			if knownColumn(table, col) {
+				continue
+			}
+			if opts.AllowUnknownColumns {
+				res.Warnings = append(res.Warnings, fmt.Sprintf("table %s has a column %s that no xxl-job release has (accepted: xxl.job.schema.allow-unknown-columns)", table, col))
+				continue
+			}
+			problems = append(problems, fmt.Sprintf("table %s has a column %s that neither xxl-job 2.4 nor 3.4 has", table, col))
+		}
 	}
 	if len(problems) > 0 {
-		return fmt.Errorf("%w: %s; create the 2.4.x tables (doc/db/tables_xxl_job.sql) or start on an empty database", ErrUnsupportedSchema, strings.Join(problems, "; "))
+		return fmt.Errorf("%w: %s database: %s; %s", ErrUnsupportedSchema, gen, strings.Join(problems, "; "), remedy(gen))
 	}
 	return nil
+}
+
+// remedy says how to get a schema the admin accepts.
+func remedy(gen Generation) string {
+	if gen == Gen3 {
+		return "create the 3.4.2 tables (doc/db/tables_xxl_job.sql of 3.4.2), finish the upgrade, or start on an empty database; a column of your own is accepted with xxl.job.schema.allow-unknown-columns=true"
+	}
+	return "create the 2.4.x tables (doc/db/tables_xxl_job.sql) or start on an empty database; a column of your own is accepted with xxl.job.schema.allow-unknown-columns=true"
 }
 
 var displayWidth = regexp.MustCompile(`^(tinyint|smallint|mediumint|int|integer|bigint)\(\d+\)`)
@@ -209,4 +260,28 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// isNarrower tells a found type that holds less than the wanted one: a
+// shorter varchar, a varchar where text is wanted, int where bigint is.
+func isNarrower(got, want string) bool {
+	g, w := normalizeType(got), normalizeType(want)
+	if (g == "int" || g == "integer") && w == "bigint" {
+		return !strings.EqualFold(strings.TrimSpace(got), "integer") // SQLite's INTEGER is 64-bit
+	}
+	return textCapacity(g) < textCapacity(w)
+}
+
+// textCapacity is how many characters a text type holds (varchar(n): n;
+// the text types: more than any varchar), 0 for other types.
+func textCapacity(t string) int {
+	t = normalizeType(t)
+	if n, ok := varcharLen(t); ok {
+		return n
+	}
+	switch t {
+	case "text", "mediumtext", "longtext":
+		return 1 << 24
+	}
+	return 0
 }

@@ -41,7 +41,7 @@ const maxLockName = 64
 //
 // Everything runs on the locked connection, not the pool: with a pool of
 // one connection (maximum-pool-size=1) the pool would wait on itself.
-func (s *Store) prepareLocked(ctx context.Context) (PrepareResult, error) {
+func (s *Store) prepareLocked(ctx context.Context, opts PrepareOptions) (PrepareResult, error) {
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		return PrepareResult{}, fmt.Errorf("prepare schema: connection for the preparation lock: %w", s.failed(ctx, err))
@@ -60,12 +60,12 @@ func (s *Store) prepareLocked(ctx context.Context) (PrepareResult, error) {
 	}
 	if !got { // the server refuses named locks
 		defer conn.Close()
-		res, err := locked.checkAndCreate(ctx)
+		res, err := locked.checkAndCreate(ctx, opts)
 		res.Warnings = append(res.Warnings, fmt.Sprintf("this server refuses GET_LOCK (error 1235: a MariaDB Galera release of May 2023): the schema was prepared without lock %q; on an empty cluster start one admin first", name))
 		return res, err
 	}
 	defer releasePrepareLock(ctx, conn, name)
-	return locked.checkAndCreate(ctx)
+	return locked.checkAndCreate(ctx, opts)
 }
 
 // prepareLockName names the lock after the database, since GET_LOCK names

@@ -36,7 +36,7 @@ func TestPrepareLockTimeout(t *testing.T) {
 
 		admin := newStore(s.db, s.d, s.loc)
 		admin.prepareLockWait = time.Second
-		_, err = admin.Prepare(ctx)
+		_, err = admin.Prepare(ctx, PrepareOptions{})
 		if !errors.Is(err, ErrPrepareLockTimeout) {
 			t.Fatalf("Prepare with the lock held elsewhere: %v, want ErrPrepareLockTimeout", err)
 		}
@@ -50,7 +50,7 @@ func TestPrepareLockTimeout(t *testing.T) {
 		}
 
 		mustNoErr(t, holder.QueryRowContext(ctx, "SELECT RELEASE_LOCK(?)", name).Scan(&got))
-		res, err := admin.Prepare(ctx)
+		res, err := admin.Prepare(ctx, PrepareOptions{})
 		mustNoErr(t, err)
 		if !res.Created {
 			t.Errorf("Prepare after the release = %+v, want Created", res)
@@ -100,7 +100,7 @@ func TestPreparePoolOfOne(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		for range 2 { // create, then check
-			if _, err := s.Prepare(ctx); err != nil {
+			if _, err := s.Prepare(ctx, PrepareOptions{}); err != nil {
 				t.Fatalf("Prepare with a pool of one: %v", err)
 			}
 		}
@@ -115,10 +115,10 @@ func TestFaultPrepareLockRefused(t *testing.T) {
 		m.ExpectQuery("SELECT DATABASE()").WillReturnRows(sqlmock.NewRows([]string{"db"}).AddRow("xxl_job"))
 		m.ExpectQuery("GET_LOCK").WillReturnError(&mysql.MySQLError{Number: erNotSupportedYet,
 			Message: "This version of MariaDB doesn't yet support 'GET_LOCK in cluster (WSREP_ON=ON)'"})
-		for range expectedTables {
+		for range tables24 {
 			m.ExpectQuery("information_schema.columns").WillReturnRows(sqlmock.NewRows([]string{"column_name", "column_type"}))
 		}
-		for range expectedTables {
+		for range tables24 {
 			m.ExpectExec("CREATE TABLE IF NOT EXISTS").WillReturnResult(sqlmock.NewResult(0, 0))
 		}
 		m.ExpectBegin()
@@ -127,7 +127,7 @@ func TestFaultPrepareLockRefused(t *testing.T) {
 		}
 		m.ExpectCommit()
 	})
-	res, err := s.Prepare(context.Background())
+	res, err := s.Prepare(context.Background(), PrepareOptions{})
 	mustNoErr(t, err)
 	if !res.Created || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], `without lock "xxl_job_prepare:xxl_job"`) {
 		t.Errorf("Prepare = %+v, want Created and a warning naming the lock", res)
@@ -141,6 +141,6 @@ func TestFaultPrepareLockNull(t *testing.T) {
 		m.ExpectQuery("SELECT DATABASE()").WillReturnRows(sqlmock.NewRows([]string{"db"}).AddRow("xxl_job"))
 		m.ExpectQuery("GET_LOCK").WillReturnRows(sqlmock.NewRows([]string{"got"}).AddRow(nil))
 	})
-	_, err := s.Prepare(context.Background())
+	_, err := s.Prepare(context.Background(), PrepareOptions{})
 	assertErr(t, err, nil, `lock "xxl_job_prepare:xxl_job"`, "NULL")
 }

@@ -14,7 +14,7 @@ import (
 // the statements (schema.md §1).
 func createByHand(t *testing.T, s *Store, edit func(stmt string) string) {
 	t.Helper()
-	for _, stmt := range s.d.createTables() {
+	for _, stmt := range s.d.createTables(Gen2) {
 		if edit != nil {
 			stmt = edit(stmt)
 		}
@@ -26,9 +26,9 @@ func createByHand(t *testing.T, s *Store, edit func(stmt string) string) {
 func TestPrepareEmptyCreatesSeed(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
-		res, err := s.Prepare(ctx)
+		res, err := s.Prepare(ctx, PrepareOptions{})
 		mustNoErr(t, err)
-		if !reflect.DeepEqual(res, PrepareResult{Created: true}) {
+		if !reflect.DeepEqual(res, PrepareResult{Generation: Gen2, Created: true}) {
 			t.Fatalf("first Prepare = %+v, want Created only", res)
 		}
 		seed := at(s, 2018, 11, 3, 22, 21, 31)
@@ -76,17 +76,17 @@ func TestPrepareEmptyCreatesSeed(t *testing.T) {
 		}
 
 		// Idempotent: a restarted admin changes nothing and warns about nothing.
-		res, err = s.Prepare(ctx)
+		res, err = s.Prepare(ctx, PrepareOptions{})
 		mustNoErr(t, err)
-		if !reflect.DeepEqual(res, PrepareResult{}) {
+		if !reflect.DeepEqual(res, PrepareResult{Generation: Gen2}) {
 			t.Fatalf("second Prepare = %+v, want no change", res)
 		}
 
 		// Without schedule_lock, admins would not exclude each other (§2).
 		rawExec(t, s, "DELETE FROM xxl_job_lock")
-		res, err = s.Prepare(ctx)
+		res, err = s.Prepare(ctx, PrepareOptions{})
 		mustNoErr(t, err)
-		if !reflect.DeepEqual(res, PrepareResult{LockInserted: true}) {
+		if !reflect.DeepEqual(res, PrepareResult{Generation: Gen2, LockInserted: true}) {
 			t.Fatalf("Prepare after lock delete = %+v, want LockInserted", res)
 		}
 		if got := rawString(t, s, "SELECT lock_name FROM xxl_job_lock"); got == nil || *got != "schedule_lock" {
@@ -100,9 +100,9 @@ func TestPrepareEmptyCreatesSeed(t *testing.T) {
 func TestPrepareExistingUnseeded(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, s *Store) {
 		createByHand(t, s, nil)
-		res, err := s.Prepare(context.Background())
+		res, err := s.Prepare(context.Background(), PrepareOptions{})
 		mustNoErr(t, err)
-		if !reflect.DeepEqual(res, PrepareResult{LockInserted: true}) {
+		if !reflect.DeepEqual(res, PrepareResult{Generation: Gen2, LockInserted: true}) {
 			t.Fatalf("Prepare = %+v", res)
 		}
 		for _, table := range []string{"xxl_job_group", "xxl_job_info", "xxl_job_user"} {
@@ -136,7 +136,7 @@ func TestPrepareRefuses(t *testing.T) {
 				for _, stmt := range tc.after {
 					rawExec(t, s, stmt)
 				}
-				_, err := s.Prepare(context.Background())
+				_, err := s.Prepare(context.Background(), PrepareOptions{})
 				if !errors.Is(err, ErrUnsupportedSchema) {
 					t.Fatalf("Prepare error = %v, want ErrUnsupportedSchema", err)
 				}
@@ -163,7 +163,7 @@ func TestPrepareAcceptsWidened(t *testing.T) {
 			return title.ReplaceAllString(stmt, "$1 varchar(64)")
 		})
 		rawExec(t, s, "CREATE INDEX I_jobid ON xxl_job_log (job_id)")
-		res, err := s.Prepare(context.Background())
+		res, err := s.Prepare(context.Background(), PrepareOptions{})
 		mustNoErr(t, err)
 		index := "I_jobid"
 		if s.Backend() == Postgres {
@@ -195,7 +195,7 @@ func TestPrepareConcurrentStarts(t *testing.T) {
 		errs := make(chan error, admins)
 		for range admins {
 			go func() {
-				_, err := newStore(s.db, s.d, s.loc).Prepare(ctx)
+				_, err := newStore(s.db, s.d, s.loc).Prepare(ctx, PrepareOptions{})
 				errs <- err
 			}()
 		}

@@ -32,6 +32,7 @@ type Store struct {
 	sb    sq.StatementBuilderType
 	errs  *atomic.Int64 // shared with the Stores of its transactions
 	caps  *insertCaps   // shared likewise
+	shape *Shape        // what Prepare found; shared likewise
 
 	// prepareLockWait bounds how long Prepare waits on MySQL for another
 	// admin preparing the same database (see prepare_lock.go).
@@ -99,7 +100,7 @@ func newStore(db *sql.DB, d dialect, loc *time.Location) *Store {
 		loc = time.Local
 	}
 	return &Store{db: db, q: d.wrap(db), begin: db, d: d, loc: loc, sb: sq.StatementBuilder, errs: new(atomic.Int64),
-		caps: &insertCaps{}, prepareLockWait: defaultPrepareLockWait}
+		caps: &insertCaps{}, shape: &Shape{Generation: Gen2}, prepareLockWait: defaultPrepareLockWait}
 }
 
 // Errors counts the statements, transactions and pings the database failed
@@ -119,6 +120,10 @@ func (s *Store) Close() error { return s.db.Close() }
 
 // Backend tells which database family this store talks to.
 func (s *Store) Backend() Backend { return s.d.backend() }
+
+// Generation is the database's schema generation, as Prepare found or
+// created it (Gen2 before Prepare).
+func (s *Store) Generation() Generation { return s.shape.Generation }
 
 // Location is the zone DATETIME values are read and written in.
 func (s *Store) Location() *time.Location { return s.loc }

@@ -58,11 +58,19 @@ func (s *Store) RegistryUpdate(ctx context.Context, group, key, value string, no
 	return n, nil
 }
 
-// RegistrySave is registrySave.
+// RegistrySave is registrySave. Where the registrations have 3.4.2's
+// unique key it is registrySaveOrUpdate (an insert that refreshes the row
+// another admin inserted a moment before), so a race between admins
+// neither fails a beat nor, on PostgreSQL, aborts the group commit's
+// shared transaction.
 func (s *Store) RegistrySave(ctx context.Context, group, key, value string, now time.Time) error {
-	if _, err := s.exec(ctx, s.sb.Insert("xxl_job_registry").
+	b := s.sb.Insert("xxl_job_registry").
 		Columns("registry_group", "registry_key", "registry_value", "update_time").
-		Values(group, key, value, s.dbTime(now))); err != nil {
+		Values(group, key, value, s.dbTime(now))
+	if s.shape.RegistryUnique {
+		b = b.Suffix(s.d.registryUpsert())
+	}
+	if _, err := s.exec(ctx, b); err != nil {
 		return fmt.Errorf("save registration %s/%s/%s: %w", group, key, value, err)
 	}
 	return nil

@@ -24,7 +24,7 @@ func BenchmarkTriggerPath(b *testing.B) {
 	}
 	s := openMySQL(b)
 	ctx := context.Background()
-	if _, err := s.Prepare(ctx); err != nil {
+	if _, err := s.Prepare(ctx, PrepareOptions{}); err != nil {
 		b.Fatal(err)
 	}
 	const n = 2000

@@ -30,7 +30,7 @@ func OpenDB(ctx context.Context, url, user, pass string) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := st.Prepare(ctx); err != nil {
+	if _, err := st.Prepare(ctx, schema.PrepareOptions{}); err != nil {
 		st.Close()
 		return nil, fmt.Errorf("prepare %s: %w", target.Display, err)
 	}

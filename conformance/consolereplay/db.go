@@ -51,7 +51,7 @@ func OpenDB(ctx context.Context, url, user, pass string) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	_, err = st.Prepare(ctx)
+	_, err = st.Prepare(ctx, schema.PrepareOptions{})
 	st.Close()
 	if err != nil {
 		return nil, fmt.Errorf("prepare %s: %w", target.Display, err)

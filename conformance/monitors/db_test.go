@@ -52,7 +52,7 @@ func openDatabase(t testing.TB, url, user, pass string) database {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	if _, err := s.Prepare(context.Background()); err != nil {
+	if _, err := s.Prepare(context.Background(), schema.PrepareOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return database{url: url, user: user, pass: pass, store: s}

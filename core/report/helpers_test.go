@@ -62,7 +62,7 @@ func openURL(tb testing.TB, url, user, pass string) backend {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { _ = s.Close() })
-	if _, err := s.Prepare(context.Background()); err != nil {
+	if _, err := s.Prepare(context.Background(), schema.PrepareOptions{}); err != nil {
 		tb.Fatal(err)
 	}
 	raw, err := sql.Open(target.Driver, target.DSN)

@@ -89,7 +89,7 @@ func prepared(tb testing.TB, url, user, pass string) opener {
 		tb.Cleanup(func() { _ = s.Close() })
 		return s
 	}
-	if _, err := open(tb).Prepare(context.Background()); err != nil {
+	if _, err := open(tb).Prepare(context.Background(), schema.PrepareOptions{}); err != nil {
 		tb.Fatalf("Prepare: %v", err)
 	}
 	return open

@@ -104,7 +104,7 @@ func withStore(url string, f func(s *schema.Store) error) error {
 		return err
 	}
 	defer s.Close()
-	if _, err := s.Prepare(context.Background()); err != nil {
+	if _, err := s.Prepare(context.Background(), schema.PrepareOptions{}); err != nil {
 		return err
 	}
 	return f(s)

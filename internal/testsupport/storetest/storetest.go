@@ -103,7 +103,7 @@ func Open(t testing.TB, url, user, pass string) *schema.Store {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	if _, err := s.Prepare(context.Background()); err != nil {
+	if _, err := s.Prepare(context.Background(), schema.PrepareOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return s
