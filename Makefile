@@ -56,7 +56,7 @@ staticcheck-install:
 fuzz:
 	@./scripts/fuzz.sh $(FUZZTIME)
 
-# Benchmarks; results as JSON lines in bench/out/ (see README "Benchmarks").
+# Benchmarks; results as JSON lines in bench/out/ (see docs/benchmarks.md).
 bench: build
 	@./scripts/bench.sh
 

@@ -1,4 +1,4 @@
-# Build identity and release archives (README "Run with Docker", issue 9 / 15).
+# Build identity and release archives (docs/docker.md, issue 9 / 15).
 #
 # VERSION, COMMIT and DATE are stamped into `xxl-admin-go --version` by
 # LDFLAGS, which `make build`, `make image` and `make dist` share. DATE is the

@@ -1,4 +1,4 @@
-# Container image (Dockerfile at the root; README "Run with Docker", issue 15).
+# Container image (Dockerfile at the root; docs/docker.md, issue 15).
 #
 # make image: static binaries for IMAGE_PLATFORMS, a staged build context
 # (CA bundle, /etc/passwd, /data/applogs) and the image: with `docker build`

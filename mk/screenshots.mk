@@ -1,4 +1,4 @@
-# Screenshots of every console page (README "Screenshots"): our admin in
+# Screenshots of every console page (docs/console.md, "Screenshots"): our admin in
 # headless Chromium, en and zh_CN, written to docs/screenshots/ as
 # palette PNGs. Needs chromium, pngquant and a CJK font (.ci/packages.d/browser).
 

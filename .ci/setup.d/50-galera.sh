@@ -11,4 +11,4 @@ export XXL_TEST_GALERA_PROVIDER="$galera_provider"
 export XXL_TEST_GALERA=1
 # The test's default is the short form for CI: a 40 s run with node 3
 # SIGKILLed and rejoined, about 75–90 s in all (XXL_TEST_GALERA_SECONDS=60
-# for the longer run behind the README figures).
+# for the longer run behind the figures of docs/topologies.md).

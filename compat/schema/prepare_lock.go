@@ -86,8 +86,8 @@ func prepareLockName(ctx context.Context, conn *sql.Conn) (string, error) {
 // erNotSupportedYet is ER_NOT_SUPPORTED_YET, which some MariaDB releases
 // return for GET_LOCK on a Galera node ("GET_LOCK in cluster (WSREP_ON=ON)",
 // MDEV-30473: the May 2023 ones, e.g. 10.6.13 and 10.11.3; reverted later).
-// There the preparation goes on without the lock, as the README's Galera
-// advice (one admin first on an empty cluster) already assumes.
+// There the preparation goes on without the lock, as the Galera advice of
+// docs/topologies.md (one admin first on an empty cluster) already assumes.
 const erNotSupportedYet = 1235
 
 // getPrepareLock waits up to s.prepareLockWait for the named lock; got is

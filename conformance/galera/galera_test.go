@@ -66,8 +66,7 @@ const (
 // round it committed (or whose commit the crash cut off) — they sat in
 // its ring and its trigger flow lost its database. The schedule lock locks
 // on its own node only; what keeps the admins apart is that a round fires
-// only what its own committed transaction moved (README "Supported
-// topologies").
+// only what its own committed transaction moved (docs/topologies.md).
 func TestGaleraNoDoubleFires(t *testing.T) {
 	o := runScenario(t, oursAdmin(t))
 	res, logRes := o.res, o.logRes
@@ -91,8 +90,8 @@ func TestGaleraNoDoubleFires(t *testing.T) {
 }
 
 // TestGaleraJavaAdmins measures three Java 2.4.2 admins in the same run,
-// for the README's side-by-side figures. It only reports: their pre-read
-// is a plain read, so they are expected to fire twice.
+// for the side-by-side figures of docs/topologies.md. It only reports:
+// their pre-read is a plain read, so they are expected to fire twice.
 func TestGaleraJavaAdmins(t *testing.T) {
 	if os.Getenv(envJava) != "1" {
 		t.Skip("measurement only, not part of CI: " + envJava + "=1 runs it")

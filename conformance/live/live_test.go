@@ -182,7 +182,7 @@ func liveScenario(t *testing.T, b backend, version string) {
 	})
 
 	// Registration arrives at once and, with our early refresh, the executor
-	// is in the group's address list within one beat (§2.4; README).
+	// is in the group's address list within one beat (§2.4; docs/differences.md).
 	f.eventually("registration in address_list", 5*time.Second, func() (bool, string) {
 		l := f.addressList()
 		return l == exec.Address(), l

@@ -21,7 +21,7 @@ import (
 
 const (
 	// phaseEnv sets how long each phase runs (seconds); 8 by default to
-	// keep CI short. The figures in the README come from 20.
+	// keep CI short. The figures in docs/migration.md come from 20.
 	phaseEnv = "XXL_TEST_MIXED_PHASE_SECONDS"
 	// dumpEnv names a directory for the fires and Java's ring pushes.
 	dumpEnv  = "XXL_TEST_MIXED_DUMP"

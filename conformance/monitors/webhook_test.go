@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// webhookDoc is the generic webhook JSON (README.md, "Alarm webhooks").
+// webhookDoc is the generic webhook JSON (docs/configuration.md, "Webhooks").
 type webhookDoc struct {
 	Title       string  `json:"title"`
 	JobID       int     `json:"job_id"`

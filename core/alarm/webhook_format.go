@@ -35,7 +35,8 @@ func inferFormat(rawURL string) string {
 	return formatGeneric
 }
 
-// genericPayload is the documented JSON of the generic format (README.md).
+// genericPayload is the documented JSON of the generic format (docs/configuration.md,
+// "Webhooks").
 // Messages are plain text (HTML tags removed, <br> as newlines); group is
 // null when the executor group no longer exists.
 type genericPayload struct {

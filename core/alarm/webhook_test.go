@@ -84,7 +84,7 @@ func containsAll(t *testing.T, text string, wants []string) {
 	}
 }
 
-// TestWebhookGeneric decodes the documented generic JSON (README.md).
+// TestWebhookGeneric decodes the documented generic JSON (docs/configuration.md, "Webhooks").
 func TestWebhookGeneric(t *testing.T) {
 	h := startHook(t, http.StatusNoContent, "")
 	w := webhookFor(t, "auto", "", h.srv.URL+"/alarm")

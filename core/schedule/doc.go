@@ -17,10 +17,10 @@
 // step 6), a job edited by another writer meanwhile is never fired on stale
 // data, and on a multi-primary cluster (Galera), where the schedule lock
 // only locks on its own node, two admins' rounds over the same jobs
-// conflict at certification and only one fires them (README "Supported
-// topologies"). A round lost to such a conflict is not an outage: it is
-// logged once at info and the next round follows a second later. A
-// failing database is retried with a growing pause (1 s doubling to 5 s)
-// instead of every second, and the stop waits until the ring is empty
-// rather than always sleeping the full 8 s.
+// conflict at certification and only one fires them (docs/topologies.md).
+// A round lost to such a conflict is not an outage: it is logged once at
+// info and the next round follows a second later. A failing database is
+// retried with a growing pause (1 s doubling to 5 s) instead of every
+// second, and the stop waits until the ring is empty rather than always
+// sleeping the full 8 s.
 package schedule

@@ -152,21 +152,21 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// TestReadmeExample: the format example in the README is a document Decode
-// accepts.
-func TestReadmeExample(t *testing.T) {
-	raw, err := os.ReadFile("../../README.md")
+// TestDocsExample: the format example in docs/job-api.md ("Export and
+// import") is a document Decode accepts.
+func TestDocsExample(t *testing.T) {
+	raw, err := os.ReadFile("../../docs/job-api.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, rest, ok := strings.Cut(string(raw), "- **Format** (")
 	if !ok {
-		t.Fatal("README: no format section")
+		t.Fatal("docs/job-api.md: no format section")
 	}
 	_, rest, _ = strings.Cut(rest, "```json\n")
 	block, _, _ := strings.Cut(rest, "```")
 	doc, err := Decode(strings.NewReader(block))
 	if err != nil || len(doc.Jobs) != 1 || doc.Jobs[0].Key != "orders/cleanup" {
-		t.Errorf("README example: %+v %v", doc, err)
+		t.Errorf("docs/job-api.md example: %+v %v", doc, err)
 	}
 }

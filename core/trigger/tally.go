@@ -112,7 +112,7 @@ func (t *tally) flush(log zerolog.Logger, extra func(*zerolog.Event)) {
 	if extra != nil {
 		extra(ev)
 	}
-	ev.Ints("job_ids", samples).Msg("triggers not run as planned (counts since the last summary; see README \"Overload\")")
+	ev.Ints("job_ids", samples).Msg("triggers not run as planned (counts since the last summary; see docs/operations.md \"What overload looks like\")")
 }
 
 // writeStats counts log rows written and the statements that carried them.

@@ -1,6 +1,6 @@
 /*
  * Export and import on the job list (new: the Java console has neither;
- * compat/console/transfer.go, README "Export and import").
+ * compat/console/transfer.go, docs/job-api.md, "Export and import").
  *
  * The export buttons are links to <ctx>/jobinfo/export, which the server
  * answers as a file download: the jobs of the chosen executor, or of every
