@@ -1,7 +1,7 @@
 // Package testdb makes an empty MariaDB/MySQL or PostgreSQL database for one
 // test and drops it at the test's end. It knows nothing of the schema, so
 // the store's own tests (package schema) and the helpers built on the store
-// (internal/storetest) share it.
+// (internal/testsupport/storetest) share it.
 package testdb
 
 import (
