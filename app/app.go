@@ -59,6 +59,12 @@ func Run(ctx context.Context, cfg *config.Config, log zerolog.Logger, opt Option
 		return err
 	}
 	defer store.Close()
+	// The database decided the generation: resolve the configuration again
+	// with that generation's defaults (a 3.x database is served at / unless
+	// a context path is given) before anything is built or bound.
+	if cfg, err = cfg.ForGeneration(store.Generation().Major()); err != nil {
+		return err
+	}
 	secret, err := consoleSecret(cfg, target, log)
 	if err != nil {
 		return err
@@ -73,7 +79,12 @@ func Run(ctx context.Context, cfg *config.Config, log zerolog.Logger, opt Option
 	if err != nil {
 		return err
 	}
-	apiHandler := api.NewHandler(api.HandlerConfig{AccessToken: cfg.AccessToken, Registry: parts.registrar, Callbacks: parts.completer, Log: log})
+	envelope := api.ReturnTEnvelope
+	if store.Generation() == schema.Gen3 {
+		envelope = api.ResponseEnvelope
+	}
+	apiHandler := api.NewHandler(api.HandlerConfig{AccessToken: cfg.AccessToken, Envelope: envelope,
+		Registry: parts.registrar, Callbacks: parts.completer, Log: log})
 
 	// Take the port before any component runs, so a port in use fails
 	// start-up before the schedule loop has fired anything.
@@ -99,7 +110,8 @@ func Run(ctx context.Context, cfg *config.Config, log zerolog.Logger, opt Option
 	defer parts.client.CloseIdleConnections()
 
 	srv := &http.Server{
-		Handler: routes(cfg.ContextPath, apiHandler, parts.openapi.Handler(), parts.console.Handler(), store, warnings, metricsHandler, log),
+		Handler: routes(cfg.ContextPath, apiHandler, parts.openapi.Handler(), parts.console.Handler(), store, warnings,
+			info(store.Generation(), target.Backend), metricsHandler, log),
 		// A request must arrive whole within the connection timeout,
 		// body included: without it a client that announces a body and
 		// never sends it holds its connection forever.
@@ -179,18 +191,25 @@ func openStore(ctx context.Context, cfg *config.Config, log zerolog.Logger) (*sc
 	if err != nil {
 		return nil, target, err
 	}
-	res, err := store.Prepare(ctx, schema.PrepareOptions{})
+	store.SetScheduleBatchSize(cfg.ScheduleBatchSize)
+	create, err := schema.ParseGeneration(cfg.Schema)
+	if err != nil {
+		store.Close()
+		return nil, target, fmt.Errorf("xxl.job.schema: %w", err)
+	}
+	res, err := store.Prepare(ctx, schema.PrepareOptions{Create: create, AllowUnknownColumns: cfg.AllowUnknownColumns})
 	if err != nil {
 		store.Close()
 		return nil, target, err
 	}
-	l := log.Info().Str("backend", string(target.Backend)).Str("datasource", target.Display).Str("zone", target.Loc.String())
+	l := log.Info().Str("backend", string(target.Backend)).Str("datasource", target.Display).Str("zone", target.Loc.String()).
+		Str("schema", res.Generation.String()).Str("behaves_as", javaRelease(res.Generation))
 	if target.Path != "" {
 		l = l.Str("file", target.Path)
 	}
 	l.Msg("database ready")
 	if res.Created {
-		log.Info().Msg("created the xxl_job_* tables and seed rows (login admin / 123456)")
+		log.Info().Str("schema", res.Generation.String()).Msg("created the xxl_job_* tables and seed rows (login admin / 123456)")
 	}
 	if res.LockInserted {
 		log.Warn().Msg("inserted the missing schedule_lock row into xxl_job_lock (without it clustered admins fire jobs twice)")
@@ -199,4 +218,12 @@ func openStore(ctx context.Context, cfg *config.Config, log zerolog.Logger) (*sc
 		log.Warn().Msg("schema: " + w)
 	}
 	return store, target, nil
+}
+
+// javaRelease names the Java admin whose behaviour a generation gets.
+func javaRelease(g schema.Generation) string {
+	if g == schema.Gen3 {
+		return "xxl-job-admin 3.4.2"
+	}
+	return "xxl-job-admin 2.4.2"
 }

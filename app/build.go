@@ -69,6 +69,7 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 	// triggers: a pool of 64 per executor closed and reopened the rest at
 	// every busy second.
 	client := api.NewClient(api.ClientConfig{AccessToken: cfg.AccessToken,
+		Timeout: cfg.ExecutorTimeout, CallLimit: max(api.DefaultCallLimit, cfg.ExecutorTimeout),
 		MaxIdleConnsPerHost: cfg.TriggerFastMax + cfg.TriggerSlowMax})
 	flow := trigger.NewFlow(trigger.FlowConfig{Store: store, Client: client, Texts: texts, Now: now, Log: log, Observer: obs.trigger})
 	// One schedule round hands over at most preRead triggers at once (a

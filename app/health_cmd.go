@@ -22,7 +22,9 @@ const healthUsage = `usage: xxl-admin-go health [--url URL] [--timeout DURATION]
   it asks this instance's <context-path>/actuator/health on 127.0.0.1, with
   server.port and the context path read like the admin reads them (arguments,
   PARAMS, JAVA_OPTS, environment, application.properties), so the probe
-  follows the configuration of the container it runs in.`
+  follows the configuration of the container it runs in. Without a context
+  path it asks /xxl-job-admin and then / (where an admin on a 3.x database
+  serves).`
 
 // runHealth is the `health` subcommand: a probe for images without a shell
 // (no curl or wget in a scratch image). args are the words after "health";
@@ -37,6 +39,7 @@ func runHealth(args []string, env func(args []string) config.Env, stdout, stderr
 		_, _ = fmt.Fprintf(stderr, "health: %v\n%s\n", err, healthUsage)
 		return 1
 	}
+	var also string // where a 3.x admin serves when this one's context path is the 2.x default
 	if target == "" {
 		cfg, err := config.Load(env(rest))
 		if err != nil {
@@ -44,11 +47,20 @@ func runHealth(args []string, env func(args []string) config.Env, stdout, stderr
 			return 1
 		}
 		target = healthURL(cfg)
+		if cfg3, err := cfg.ForGeneration(3); err == nil && cfg3.ContextPath != cfg.ContextPath {
+			also = healthURL(cfg3)
+		}
 	} else if len(rest) > 0 {
 		_, _ = fmt.Fprintf(stderr, "health: %q given with --url; configuration keys only choose the default URL\n", rest[0])
 		return 1
 	}
 	status, body, err := probe(target, timeout)
+	if err == nil && status == http.StatusNotFound && also != "" {
+		// No context path was given, and the database decides it (a 3.x
+		// database is served at /): ask there too.
+		target = also
+		status, body, err = probe(target, timeout)
+	}
 	if err != nil {
 		_, _ = fmt.Fprintf(stderr, "DOWN %s: %v\n", target, err)
 		return 1

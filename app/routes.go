@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 )
 
 // pinger is what the health endpoint needs of the store.
@@ -18,11 +20,12 @@ type pinger interface {
 // executor API, the job API (/openapi/), the health probe, the metrics
 // when exposed (nil: not) and the web console (which owns every other path,
 // as the Java admin's controllers do).
-func routes(contextPath string, api, jobAPI, console http.Handler, db pinger, warnings []string, metrics http.Handler, log zerolog.Logger) http.Handler {
+func routes(contextPath string, api, jobAPI, console http.Handler, db pinger, warnings []string, info, metrics http.Handler, log zerolog.Logger) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle(contextPath+"/api/", http.StripPrefix(contextPath, api))
 	mux.Handle(contextPath+"/openapi/", jobAPI)
 	mux.Handle("GET "+contextPath+"/actuator/health", health(db, warnings, log))
+	mux.Handle("GET "+contextPath+"/actuator/info", info)
 	if metrics != nil {
 		mux.Handle("GET "+contextPath+"/actuator/prometheus", metrics)
 	}
@@ -56,5 +59,20 @@ func health(db pinger, warnings []string, log zerolog.Logger) http.Handler {
 			return
 		}
 		_, _ = w.Write([]byte(`{"status":"UP"` + details + `}`))
+	})
+}
+
+// info answers like Spring Boot actuator's info endpoint, with the build
+// and the schema generation the database holds (the Java admins expose no
+// info contributors; ours says which Java admin this one stands in for).
+func info(gen schema.Generation, backend schema.Backend) http.Handler {
+	b := Build()
+	body, _ := json.Marshal(map[string]any{
+		"build":  map[string]string{"name": "xxl-admin-go", "version": b.Version, "commit": b.Commit, "go": b.Go},
+		"schema": map[string]string{"generation": gen.String(), "behaves_as": javaRelease(gen), "backend": string(backend)},
+	})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/vnd.spring-boot.actuator.v3+json")
+		_, _ = w.Write(body)
 	})
 }

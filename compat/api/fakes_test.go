@@ -65,3 +65,6 @@ func (f *fakeStore) calls() int {
 	defer f.mu.Unlock()
 	return len(f.registered) + len(f.removed) + len(f.callbacks)
 }
+
+// successBody is a 2.x success answer.
+var successBody = ReturnTEnvelope.success()

@@ -50,6 +50,11 @@ type HandlerConfig struct {
 	// (e.g. /api/a/b, /api/): Spring's error page behind the console login
 	// (§2.1). Default http.NotFound.
 	NotRouted http.Handler
+	// Envelope is the answers' shape: ReturnTEnvelope (2.x, the zero
+	// value) or ResponseEnvelope (3.x). With ResponseEnvelope the checks
+	// also run in the 3.4.2 admin's order (a blank body is refused before
+	// the token) and its texts.
+	Envelope Envelope
 	// Registry and Callbacks store what executors send.
 	Registry  Registry
 	Callbacks Callbacks
@@ -58,10 +63,14 @@ type HandlerConfig struct {
 
 // Protocol messages of §2.2; they are part of the wire contract.
 const (
-	msgMethod       = "invalid request, HttpMethod not support."
-	msgURIEmpty     = "invalid request, uri-mapping empty."
-	msgToken        = "The access token is wrong."
-	msgIllegalArg   = "Illegal Argument."
+	msgMethod     = "invalid request, HttpMethod not support."
+	msgURIEmpty   = "invalid request, uri-mapping empty."
+	msgToken      = "The access token is wrong."
+	msgIllegalArg = "Illegal Argument."
+	msgBodyEmpty  = "invalid request, requestBody empty." // 3.x (OpenApiController)
+	// msgInvokeError prefixes a 3.x answer to a body that cannot be read
+	// (3.4.2 catches the decoder's exception in the controller).
+	msgInvokeError  = "openapi invoke error: "
 	contentTypeJSON = "application/json" // Spring's Jackson converter (executor-protocol.md §2 table)
 	// contentTypeJSONException is what Java's exception resolver sends
 	// (executor-protocol.md §2.2 notes): ours for the bodies Java throws on.
@@ -112,13 +121,22 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.cfg.NotRouted.ServeHTTP(w, r)
 		return
 	}
+	env := h.cfg.Envelope
 	log := h.log.With().Str("uri", loglimit.Cut(uri)).Str("remote", r.RemoteAddr).Logger()
 	switch {
 	case !strings.EqualFold(r.Method, http.MethodPost):
-		refuse(w, r, msgMethod)
+		h.refuse(w, r, msgMethod)
 		return
 	case isTrimBlank(uri):
-		refuse(w, r, msgURIEmpty)
+		h.refuse(w, r, msgURIEmpty)
+		return
+	case env == ResponseEnvelope && r.ContentLength == 0:
+		// 3.4.2 refuses a blank body before it looks at the token. Only
+		// an announced empty body is judged here, unread: a body must not
+		// be read before the token is checked (a wrong-token client could
+		// drip it forever), so a body of blanks with a wrong token gets
+		// the token's answer.
+		h.refuse(w, r, msgBodyEmpty)
 		return
 	}
 	header, present := tokenHeader(r.Header)
@@ -127,7 +145,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			log.Warn().Bool("token_sent", present).Int("suppressed", n).
 				Msg("api: access token rejected (repeats are summarised once a minute)")
 		}
-		refuse(w, r, msgToken)
+		h.refuse(w, r, msgToken)
 		return
 	}
 	var serve func(ctx context.Context, body []byte, log zerolog.Logger) reply
@@ -139,25 +157,31 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case "registryRemove":
 		serve = h.registry(h.reg.RegistryRemove)
 	default:
-		refuse(w, r, "invalid request, uri-mapping("+uri+") not found.")
+		h.refuse(w, r, "invalid request, uri-mapping("+uri+") not found.")
 		return
 	}
 	body, msg := h.readBody(w, r)
+	if msg == "" && env == ResponseEnvelope && isTrimBlank(string(body)) {
+		msg = msgBodyEmpty
+	}
 	if msg != "" {
 		if ok, n := h.repeats.Allow("body"); ok {
 			log.Warn().Str("reason", msg).Int("suppressed", n).Msg("api: request body refused")
 		}
-		refuse(w, r, msg)
+		h.refuse(w, r, msg)
 		return
 	}
 	if rep := serve(r.Context(), body, log); rep.msg != "" {
-		if rep.exception {
+		switch {
+		case rep.exception && env == ResponseEnvelope:
+			rep.msg = msgInvokeError + rep.msg
+		case rep.exception:
 			w.Header().Set("Content-Type", contentTypeJSONException)
 		}
-		writeFail(w, rep.msg)
+		env.writeFail(w, rep.msg)
 		return
 	}
-	writeJSON(w, successBody)
+	writeJSON(w, env.success())
 }
 
 // refuse answers a request whose body is left unread, and closes the
@@ -165,14 +189,14 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // otherwise drain up to 256 KiB of it, waiting as long as the client wants
 // — 50 clients announcing a body they never send held their connections
 // (and file descriptors) forever.
-func refuse(w http.ResponseWriter, r *http.Request, msg string) {
+func (h *handler) refuse(w http.ResponseWriter, r *http.Request, msg string) {
 	if r.ContentLength != 0 {
 		w.Header().Set("Connection", "close")
 		// A deadline in the past makes the drain fail at once; the answer
 		// is already buffered and is written before the body is closed.
 		_ = http.NewResponseController(w).SetReadDeadline(time.Now())
 	}
-	writeFail(w, msg)
+	h.cfg.Envelope.writeFail(w, msg)
 }
 
 // tokenHeader returns the first value of the token header, as the

@@ -38,7 +38,7 @@ func serve(t *testing.T, h http.Handler, method, path string, header map[string]
 		// Plain for the controller's answers; with the charset where Java
 		// answers from its exception resolver (an undecodable body).
 		want := contentTypeJSON
-		if strings.Contains(string(b), "invalid request body") {
+		if strings.Contains(string(b), "invalid request body") && !strings.Contains(string(b), msgInvokeError) {
 			want = contentTypeJSONException
 		}
 		if ct := res.Header.Get("Content-Type"); ct != want {

@@ -7,12 +7,39 @@ import (
 	"net/http"
 )
 
-// successBody is ReturnT.SUCCESS as Jackson writes it.
-const successBody = `{"code":200,"msg":null,"content":null}`
+// Envelope is the shape of the admin API's answers.
+type Envelope int
 
-// writeFail answers a code-500 ReturnT with msg, Jackson-style.
-func writeFail(w http.ResponseWriter, msg string) {
-	writeJSON(w, `{"code":500,"msg":`+jacksonString(msg)+`,"content":null}`)
+const (
+	// ReturnTEnvelope is 2.x's ReturnT as Jackson writes it:
+	// {"code":200,"msg":null,"content":null} (§1.2).
+	ReturnTEnvelope Envelope = iota
+	// ResponseEnvelope is 3.3+'s xxl-tool Response as the 3.4.2 admin's
+	// Jackson writes it, members in alphabetical order and the derived
+	// "success": {"code":200,"data":null,"msg":"Success","success":true}
+	// (answers of the 3.4.2 jar, conformance/apidiff).
+	ResponseEnvelope
+)
+
+// success is the body of a successful answer.
+func (e Envelope) success() string {
+	if e == ResponseEnvelope {
+		return `{"code":200,"data":null,"msg":"Success","success":true}`
+	}
+	return `{"code":200,"msg":null,"content":null}`
+}
+
+// fail is the body of a code-500 answer carrying msg.
+func (e Envelope) fail(msg string) string {
+	if e == ResponseEnvelope {
+		return `{"code":500,"data":null,"msg":` + jacksonString(msg) + `,"success":false}`
+	}
+	return `{"code":500,"msg":` + jacksonString(msg) + `,"content":null}`
+}
+
+// writeFail answers a code-500 envelope with msg, Jackson-style.
+func (e Envelope) writeFail(w http.ResponseWriter, msg string) {
+	writeJSON(w, e.fail(msg))
 }
 
 // writeJSON answers HTTP 200 whatever the outcome: the result is in the

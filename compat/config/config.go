@@ -31,6 +31,23 @@ type Config struct {
 
 	LogLevel string // logging.level.root
 
+	// Generation is the schema generation the values were resolved for: 2
+	// (the 2.4.2 admin's defaults and rules) until ForGeneration(3).
+	Generation int
+	// Schema is xxl.job.schema: the generation ("2.4" or "3.4") an empty
+	// database is created as (new key).
+	Schema string
+	// AllowUnknownColumns is xxl.job.schema.allow-unknown-columns (new key).
+	AllowUnknownColumns bool
+	// ExecutorTimeout is xxl.job.timeout (3.x; seconds in the key): the
+	// executor call timeout.
+	ExecutorTimeout time.Duration
+	// ScheduleBatchSize is xxl.job.schedule.batchsize (3.4.0): jobs per
+	// schedule write-back statement; outside 50-500 it is 100, as in Java.
+	ScheduleBatchSize int
+	// SSO is xxl-sso.* (3.x login).
+	SSO SSO
+
 	Alarm Alarm // xxl.job.alarm.* (new keys; not in the Java admin)
 
 	Console Console // xxl.job.console.* (new keys)
@@ -46,10 +63,18 @@ type Config struct {
 	// Sources lists where each key's value came from, for the startup log.
 	Sources map[string]string
 
+	resolver resolver // kept for ForGeneration
+
 	// IgnoredJVMFlags are the JAVA_OPTS words that are not -D options
 	// (-Xmx512m, -XX:+UseG1GC, ...): meaningful to a JVM only, so they are
 	// accepted for a swapped-in image and reported once at start-up.
 	IgnoredJVMFlags []string
+}
+
+// SSO holds the xxl-sso keys of the 3.x login.
+type SSO struct {
+	TokenKey     string        // xxl-sso.token.key: the login cookie's name
+	TokenTimeout time.Duration // xxl-sso.token.timeout (ms): how long a login lasts
 }
 
 // Datasource holds spring.datasource.* and the Hikari pool settings.
@@ -179,6 +204,21 @@ var defaults = map[string]string{
 	"server.tomcat.connection-timeout":                     "20000",
 	"management.endpoints.web.exposure.include":            "health",
 	"spring.lifecycle.timeout-per-shutdown-phase":          "5s",
+	"xxl.job.schema":                                       "2.4",
+	"xxl.job.schema.allow-unknown-columns":                 "false",
+	"xxl.job.timeout":                                      "3",
+	"xxl.job.schedule.batchsize":                           "100",
+	"xxl-sso.token.key":                                    "xxl_job_login_token",
+	"xxl-sso.token.timeout":                                "604800000",
+}
+
+// defaults3 are the values of the 3.4.2 admin's bundled
+// application.properties that differ from 2.4.2's; they apply on a 3.x
+// database (ForGeneration) where the key is not given.
+var defaults3 = map[string]string{
+	"server.servlet.context-path":  "/",
+	"xxl.job.triggerpool.fast.max": "300",
+	"xxl.job.triggerpool.slow.max": "200",
 }
 
 // secretKeys may be given as a file instead of a value: KEY.file names a
@@ -257,12 +297,38 @@ func Load(e Env) (*Config, error) {
 		layers = append(layers, *fileLayer)
 	}
 	layers = append(layers, newLayer("defaults", defaults))
-	c, err := build(resolver{layers: layers, sources: map[string]string{}, readFile: e.ReadFile})
+	r := resolver{layers: layers, sources: map[string]string{}, readFile: e.ReadFile}
+	c, err := build(r, 2)
 	if err != nil {
 		return nil, err
 	}
 	c.IgnoredJVMFlags = jvmFlags
+	c.resolver = r
 	return c, nil
+}
+
+// ForGeneration resolves the configuration again for the schema generation
+// the database turned out to be (the admin reads the database before it
+// binds anything): on 3 the 3.4.2 admin's defaults apply where a key is not
+// given — context path /, trigger pools 300/200 — and its rule that a log
+// retention below 3 days (not 7) turns the cleanup off.
+func (c *Config) ForGeneration(major int) (*Config, error) {
+	if major == c.Generation {
+		return c, nil
+	}
+	r := c.resolver
+	if major == 3 {
+		layers := append([]layer(nil), r.layers[:len(r.layers)-1]...)
+		r.layers = append(layers, newLayer("defaults (3.4.2)", defaults3), r.layers[len(r.layers)-1])
+	}
+	r.sources = map[string]string{}
+	out, err := build(r, major)
+	if err != nil {
+		return nil, err
+	}
+	out.IgnoredJVMFlags = c.IgnoredJVMFlags
+	out.resolver = c.resolver
+	return out, nil
 }
 
 // loadFile finds the external properties file: --config, then
@@ -368,7 +434,7 @@ func (r resolver) boolean(key string) bool {
 	return strings.EqualFold(strings.TrimSpace(r.str(key)), "true")
 }
 
-func build(r resolver) (*Config, error) {
+func build(r resolver, generation int) (*Config, error) {
 	var errs []error
 	c := &Config{
 		ServerAddress: strings.TrimSpace(r.str("server.address")),
@@ -378,6 +444,7 @@ func build(r resolver) (*Config, error) {
 		I18n:          normalizeI18n(r.str("xxl.job.i18n")),
 		LogLevel:      strings.ToLower(strings.TrimSpace(r.str("logging.level.root"))),
 		Sources:       r.sources,
+		Generation:    generation,
 	}
 	if c.ServerPort < 0 || c.ServerPort > 65535 {
 		errs = append(errs, fmt.Errorf("server.port: %d is out of range 0-65535", c.ServerPort))
@@ -385,8 +452,25 @@ func build(r resolver) (*Config, error) {
 	c.TriggerFastMax = max(r.integer("xxl.job.triggerpool.fast.max", &errs), 200)
 	c.TriggerSlowMax = max(r.integer("xxl.job.triggerpool.slow.max", &errs), 100)
 	c.LogRetentionDays = r.integer("xxl.job.logretentiondays", &errs)
-	if c.LogRetentionDays < 7 {
+	if minRetention := map[int]int{2: 7, 3: 3}[generation]; c.LogRetentionDays < minRetention {
 		c.LogRetentionDays = -1
+	}
+	c.Schema = strings.TrimSpace(r.str("xxl.job.schema"))
+	switch c.Schema {
+	case "2.4", "3.4":
+	default:
+		errs = append(errs, fmt.Errorf("xxl.job.schema: %q is not 2.4 or 3.4", c.Schema))
+	}
+	c.AllowUnknownColumns = r.boolean("xxl.job.schema.allow-unknown-columns")
+	if c.ExecutorTimeout = time.Duration(r.integer("xxl.job.timeout", &errs)) * time.Second; c.ExecutorTimeout <= 0 {
+		errs = append(errs, fmt.Errorf("xxl.job.timeout: must be at least 1 (seconds)"))
+	}
+	if c.ScheduleBatchSize = r.integer("xxl.job.schedule.batchsize", &errs); c.ScheduleBatchSize < 50 || c.ScheduleBatchSize > 500 {
+		c.ScheduleBatchSize = 100
+	}
+	c.SSO = SSO{TokenKey: strings.TrimSpace(r.str("xxl-sso.token.key")), TokenTimeout: r.millis("xxl-sso.token.timeout", &errs)}
+	if c.SSO.TokenKey == "" {
+		c.SSO.TokenKey = "xxl_job_login_token" // xxl-sso's own fallback for a blank key
 	}
 	c.Datasource = Datasource{
 		URL:             strings.TrimSpace(r.str("spring.datasource.url")),

@@ -160,4 +160,7 @@ type Shape struct {
 	// one beat, and on PostgreSQL a refused insert would abort the shared
 	// transaction of the group commit).
 	RegistryUnique bool
+	// ScheduleBatch is the jobs per schedule write-back statement (0: the
+	// default); not found but configured (SetScheduleBatchSize).
+	ScheduleBatch int
 }

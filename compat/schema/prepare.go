@@ -78,7 +78,7 @@ func (s *Store) checkAndCreate(ctx context.Context, opts PrepareOptions) (Prepar
 			}
 		} else {
 			res.Created, res.Generation = true, opts.Create
-			*s.shape = Shape{Generation: opts.Create, RegistryUnique: opts.Create == Gen3}
+			s.shape.Generation, s.shape.RegistryUnique = opts.Create, opts.Create == Gen3
 			return res, nil
 		}
 	}
@@ -87,7 +87,7 @@ func (s *Store) checkAndCreate(ctx context.Context, opts PrepareOptions) (Prepar
 	if err := checkColumns(found, gen, s.d.columnType, opts, &res); err != nil {
 		return res, err
 	}
-	shape := Shape{Generation: gen}
+	shape := Shape{Generation: gen, ScheduleBatch: s.shape.ScheduleBatch}
 	if err := s.checkIndexes(ctx, gen, &shape, &res); err != nil {
 		return res, err
 	}

@@ -62,8 +62,9 @@ func (s *Store) JobScheduleUpdate(ctx context.Context, j JobInfo) error {
 	return nil
 }
 
-// scheduleBatch bounds the jobs of one batched scheduleUpdate: each CASE
-// is scanned per row, so very long statements cost more than they save.
+// scheduleBatch is the default number of jobs of one batched
+// scheduleUpdate (each CASE list names every job twice);
+// xxl.job.schedule.batchsize sets it (SetScheduleBatchSize).
 const scheduleBatch = 200
 
 // JobScheduleUpdateBatch writes scheduleUpdate (trigger_last_time,
@@ -151,7 +152,7 @@ func (s *Store) scheduleWrite(ctx context.Context, moves []ScheduleMove, cas boo
 		}
 	}
 	for len(moves) > 0 {
-		n := min(len(moves), scheduleBatch)
+		n := min(len(moves), s.scheduleBatchSize())
 		got, err := s.exec(ctx, scheduleUpdateSQL(s.d, moves[:n], cas))
 		if err != nil {
 			return 0, fmt.Errorf("schedule update of %d jobs from id %d: %w", n, moves[0].ID, err)
@@ -271,4 +272,16 @@ func (s *Store) scheduleWritePrepared(ctx context.Context, p preparer, moves []S
 		matched += int(n)
 	}
 	return matched, nil
+}
+
+// SetScheduleBatchSize sets how many jobs one schedule write-back
+// statement carries (xxl.job.schedule.batchsize, 3.4.0; Java batches its
+// scheduleUpdate the same way). Call it before the store is in use.
+func (s *Store) SetScheduleBatchSize(n int) { s.shape.ScheduleBatch = n }
+
+func (s *Store) scheduleBatchSize() int {
+	if s.shape.ScheduleBatch > 0 {
+		return s.shape.ScheduleBatch
+	}
+	return scheduleBatch
 }
