@@ -44,6 +44,14 @@ type Config struct {
 	// LegacyCookie issues and accepts the Java admin's unsigned cookie
 	// (xxl.job.console.legacy-cookie), for rolling migrations.
 	LegacyCookie bool
+	// Generation is the database's schema generation, 2 or 3 (0 is 2): it
+	// picks the surface — the 2.4.2 console or the 3.4.2 one with its
+	// token login — over the same services.
+	Generation int
+	// TokenKey and TokenTimeout are xxl-sso.token.key / .timeout, the 3.x
+	// login cookie's name and a login's lifetime (0: unlimited).
+	TokenKey     string
+	TokenTimeout time.Duration
 	Loc          *time.Location // the admin's zone (report days, dates in pages)
 	Now          func() time.Time
 	Log          zerolog.Logger
@@ -57,7 +65,9 @@ type Console struct {
 	logs     *jobs.Logs // log text and kill, shared with the job API
 	texts    *i18n.Bundle
 	views    *views
-	sessions *sessions
+	sessions *sessions      // 2.x cookie login
+	tokens   *tokenSessions // 3.x token login
+	gen3     bool
 	static   *staticFiles
 	throttle *throttle
 	now      func() time.Time
@@ -75,7 +85,11 @@ func New(cfg Config) (*Console, error) {
 	if len(cfg.Secret) < 16 {
 		return nil, fmt.Errorf("console: the session secret must have at least 16 bytes")
 	}
-	v, err := loadViews(cfg.Files)
+	gen3 := cfg.Generation == 3
+	if cfg.TokenKey == "" {
+		cfg.TokenKey = "xxl_job_login_token"
+	}
+	v, err := loadViews(cfg.Files, templateDir(gen3))
 	if err != nil {
 		return nil, fmt.Errorf("console: %w", err)
 	}
@@ -88,6 +102,8 @@ func New(cfg Config) (*Console, error) {
 		logs: jobs.NewLogs(jobs.LogsConfig{Store: cfg.Store, Executor: cfg.Executor, Results: cfg.Results,
 			Texts: cfg.Texts, Now: cfg.Now, Log: cfg.Log}),
 		sessions: &sessions{secret: cfg.Secret, legacy: cfg.LegacyCookie, store: cfg.Store, now: cfg.Now},
+		tokens:   &tokenSessions{store: cfg.Store, key: cfg.TokenKey, timeout: cfg.TokenTimeout, now: cfg.Now},
+		gen3:     gen3,
 		throttle: newThrottle(cfg.Now),
 		now:      cfg.Now,
 		log:      cfg.Log.With().Str("component", "console").Logger(),

@@ -49,6 +49,10 @@ func (e *cleanFailure) Error() string { return e.msg }
 // dispatch runs a route's checks in the Java admin's order — HTTP method,
 // login, role — then the cross-site check, the form and the handler.
 func (c *Console) dispatch(w http.ResponseWriter, r *http.Request, rt endpoint) {
+	if c.gen3 {
+		c.dispatch34(w, r, rt)
+		return
+	}
 	user, anonymousRedirect := c.identify(w, r)
 	if rt.post && r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
@@ -69,6 +73,13 @@ func (c *Console) dispatch(w http.ResponseWriter, r *http.Request, rt endpoint) 
 		c.failure(x, rt, runtimeException(c.text("system_permission_limit")))
 		return
 	}
+	c.serve(x, rt)
+}
+
+// serve runs a route past its login and role checks: the cross-site
+// check, the form, the handler.
+func (c *Console) serve(x *exchange, rt endpoint) {
+	w, r := x.w, x.r
 	if rt.writes && crossSite(r) {
 		c.log.Warn().Str("path", r.URL.Path).Str("origin", r.Header.Get("Origin")).
 			Str("referer", r.Header.Get("Referer")).Msg("cross-site request refused")

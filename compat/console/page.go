@@ -2,6 +2,7 @@ package console
 
 import (
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"net/http"
 )
 
 // contentSecurityPolicy lets pages run scripts from our files only: a
@@ -26,12 +27,17 @@ func (c *Console) page(x *exchange, name string, data any) Page {
 
 // render writes a page with the security headers every page carries.
 func (c *Console) render(x *exchange, p Page) {
+	c.renderStatus(x, p, http.StatusOK)
+}
+
+// renderStatus is render with another status than 200 (error pages).
+func (c *Console) renderStatus(x *exchange, p Page, status int) {
 	h := x.w.Header()
 	h.Set("Content-Security-Policy", contentSecurityPolicy)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("X-Frame-Options", "SAMEORIGIN")
 	h.Set("Referrer-Policy", "same-origin")
-	c.views.render(x.w, p)
+	c.views.render(x.w, p, status)
 }
 
 // renderError shows the error page (template common.exception in Java):

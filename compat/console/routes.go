@@ -23,7 +23,7 @@ type endpoint struct {
 	serve  func(c *Console, x *exchange) error
 }
 
-// routes lists every console route of the 2.4.2 admin (console.md §2–§7),
+// routeTable lists every console route of the 2.4.2 admin (console.md §2–§7),
 // relative to the context path.
 func (c *Console) routeTable() map[string]endpoint {
 	return map[string]endpoint{
@@ -79,9 +79,13 @@ func (c *Console) routeTable() map[string]endpoint {
 	}
 }
 
-// routes is the console's handler: static files, then the route table.
+// routes is the console's handler: static files, then the route table of
+// the database's generation.
 func (c *Console) routes() http.Handler {
 	table := c.routeTable()
+	if c.gen3 {
+		table = c.routeTable34()
+	}
 	base := c.cfg.ContextPath
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		path := strings.TrimPrefix(r.URL.Path, base)

@@ -47,6 +47,9 @@ func servable(p string) bool {
 	switch top {
 	case "vendor", "js", "css", "img":
 		return true
+	case "v3": // the 3.4.2 console's own scripts and styles, not its templates
+		sub, _, _ := strings.Cut(strings.TrimPrefix(p, "v3/"), "/")
+		return sub == "js" || sub == "css"
 	}
 	return false
 }

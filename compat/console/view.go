@@ -153,19 +153,28 @@ func TemplateFuncs() template.FuncMap {
 	}
 }
 
+// templateDir is where a generation's page templates are: the 2.4.2
+// console's in templates/, the 3.4.2 console's in v3/templates/.
+func templateDir(gen3 bool) string {
+	if gen3 {
+		return "v3/templates"
+	}
+	return "templates"
+}
+
 // loadViews parses layout.html with each page template of dir.
-func loadViews(files fs.FS) (*views, error) {
+func loadViews(files fs.FS, dir string) (*views, error) {
 	v := &views{pages: map[string]*template.Template{}}
-	names, err := fs.Glob(files, "templates/*.html")
+	names, err := fs.Glob(files, dir+"/*.html")
 	if err != nil {
 		return nil, err
 	}
 	for _, path := range names {
-		name := strings.TrimSuffix(strings.TrimPrefix(path, "templates/"), ".html")
+		name := strings.TrimSuffix(strings.TrimPrefix(path, dir+"/"), ".html")
 		if name == "layout" {
 			continue
 		}
-		t, err := template.New(name).Funcs(TemplateFuncs()).ParseFS(files, "templates/layout.html", path)
+		t, err := template.New(name).Funcs(TemplateFuncs()).ParseFS(files, dir+"/layout.html", path)
 		if err != nil {
 			return nil, fmt.Errorf("parse template %s: %w", name, err)
 		}
@@ -174,8 +183,9 @@ func loadViews(files fs.FS) (*views, error) {
 	return v, nil
 }
 
-// render writes a page with HTTP 200 (Java renders errors with 200 too).
-func (v *views) render(w http.ResponseWriter, p Page) {
+// render writes a page with the status (200 also for Java's error page
+// of a failed request: it renders errors with 200 too).
+func (v *views) render(w http.ResponseWriter, p Page, status int) {
 	t, ok := v.pages[p.Name]
 	if !ok {
 		http.Error(w, "no template "+p.Name, http.StatusInternalServerError)
@@ -190,5 +200,6 @@ func (v *views) render(w http.ResponseWriter, p Page) {
 	h.Set("Content-Type", "text/html;charset=UTF-8")
 	h.Set("Content-Language", "en") // what the Java admin's Tomcat sends (recordings pages_admin)
 	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
 	_, _ = w.Write(b.Bytes())
 }

@@ -1,4 +1,5 @@
-/* Login page: POST /login {userName, password, ifRemember}; on success go to the dashboard. */
+/* Login page: POST {userName, password, ifRemember} to the form's data-endpoint (/login on the
+   2.4.2 console, /auth/doLogin on the 3.4.2 one); on success go to the dashboard. */
 (function ($, XJ) {
   'use strict';
 
@@ -35,7 +36,7 @@
         if ($form.find('[name=ifRemember]').prop('checked')) {
           data.ifRemember = 'on';
         }
-        XJ.post('/login', data).done(function (answer) {
+        XJ.post($form.data('endpoint') || '/login', data).done(function (answer) {
           if (XJ.ok(answer)) {
             XJ.toast(XJ.t('login_success'));
             window.location.href = XJ.url('/');

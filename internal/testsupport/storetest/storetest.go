@@ -30,6 +30,18 @@ func ForEach(t *testing.T, fn func(t *testing.T, s *schema.Store)) {
 	t.Run("postgres", func(t *testing.T) { fn(t, Postgres(t)) })
 }
 
+// ForEach3 is ForEach on databases created as xxl-job 3.4.2's (the 3.x
+// generation: token login, Response envelope, 3.4.2 tables and seed rows).
+func ForEach3(t *testing.T, fn func(t *testing.T, s *schema.Store)) {
+	t.Helper()
+	t.Run("sqlite", func(t *testing.T) { fn(t, OpenGen(t, schema.Gen3, SQLiteURL(t, ""), "", "")) })
+	t.Run("mysql", func(t *testing.T) { url, user, pass := MySQLURL(t); fn(t, OpenGen(t, schema.Gen3, url, user, pass)) })
+	t.Run("postgres", func(t *testing.T) {
+		url, user, pass := PostgresURL(t)
+		fn(t, OpenGen(t, schema.Gen3, url, user, pass))
+	})
+}
+
 // SQLite opens a prepared store on a new file in t.TempDir().
 func SQLite(t testing.TB) *schema.Store {
 	t.Helper()
@@ -91,8 +103,15 @@ func PostgresURLZone(t testing.TB, zone string) (url, user, pass string) {
 	return db.JDBC("serverTimezone=" + zone), db.User(), db.Password()
 }
 
-// Open opens a store on url with a pool of 20 and prepares the schema.
+// Open opens a store on url with a pool of 20 and prepares the schema
+// (an empty database gets the 2.4.x tables).
 func Open(t testing.TB, url, user, pass string) *schema.Store {
+	t.Helper()
+	return OpenGen(t, schema.Gen2, url, user, pass)
+}
+
+// OpenGen is Open creating an empty database as generation gen.
+func OpenGen(t testing.TB, gen schema.Generation, url, user, pass string) *schema.Store {
 	t.Helper()
 	target, err := schema.ParseJDBC(url, user, pass)
 	if err != nil {
@@ -103,7 +122,7 @@ func Open(t testing.TB, url, user, pass string) *schema.Store {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	if _, err := s.Prepare(context.Background(), schema.PrepareOptions{}); err != nil {
+	if _, err := s.Prepare(context.Background(), schema.PrepareOptions{Create: gen}); err != nil {
 		t.Fatal(err)
 	}
 	return s

@@ -1,0 +1,72 @@
+package console
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+)
+
+// The 3.4.2 console's JSON answers (Spring Boot 4, Jackson 3): a
+// controller's Response {code, msg, data} is written with its members —
+// and those of every object inside — in alphabetical order, with the
+// derived "success", and "application/json"; an exception rendered by
+// WebHandlerExceptionResolver is written by Gson instead: {"code":500,
+// "msg":…}, no data, with "application/json;charset=UTF-8".
+const typeJSONGson = "application/json;charset=UTF-8"
+
+// response34 is xxl-tool's Response as the 3.4.2 admin's Jackson writes it.
+type response34 struct {
+	Code    int    `json:"code"`
+	Data    any    `json:"data"`
+	Msg     string `json:"msg"`
+	Success bool   `json:"success"`
+}
+
+// respond34 answers a Response; msg "" is null, as Response.of(code, null).
+func respond34(w http.ResponseWriter, code int, msg *string, data any) {
+	body := map[string]any{"code": code, "data": data, "msg": msg, "success": code == 200}
+	writeBody(w, http.StatusOK, typeJSON, sortedJSON(body))
+}
+
+// ok34 is Response.ofSuccess(data): code 200, msg "Success".
+func ok34(w http.ResponseWriter, data any) {
+	respond34(w, 200, ptr("Success"), data)
+}
+
+// fail34 is Response.ofFail(msg): code 500.
+func fail34(w http.ResponseWriter, msg string) {
+	respond34(w, 500, &msg, nil)
+}
+
+// failException34 is WebHandlerExceptionResolver's JSON answer: Gson,
+// which leaves the null data out, with the exception's toString as msg.
+func failException34(w http.ResponseWriter, text string) {
+	var b bytes.Buffer
+	b.WriteString(`{"code":500,"msg":`)
+	b.Write(gson(text))
+	b.WriteString(`}`)
+	writeBody(w, http.StatusOK, typeJSONGson, b.Bytes())
+}
+
+// sortedJSON encodes v with the members of every object in alphabetical
+// order, as Jackson 3 does by default, without HTML escaping. v is our
+// own model: structs are first encoded with their json tags, then every
+// object is re-encoded from a map, which encoding/json writes sorted.
+func sortedJSON(v any) []byte {
+	raw := jackson(v)
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber() // numbers keep their text: no float rounding of ids or epoch millis
+	var tree any
+	if err := dec.Decode(&tree); err != nil {
+		return raw
+	}
+	return jackson(tree)
+}
+
+// gson quotes s as Gson does by default: <, >, &, = and ' escaped as
+// \u003c etc. (HTML-safe), unlike Jackson.
+func gson(s string) []byte {
+	b, _ := json.Marshal(s) // escapes <, > and &
+	b = bytes.ReplaceAll(b, []byte("="), []byte(`\u003d`))
+	return bytes.ReplaceAll(b, []byte("'"), []byte(`\u0027`))
+}

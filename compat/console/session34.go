@@ -1,0 +1,153 @@
+package console
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+)
+
+// tokenSessions is the 3.x login (xxl-sso 2.4 with the 3.4.2 admin's
+// SimpleLoginStore): a login writes a fresh random token into
+// xxl_job_user.token — one login per user at a time — and the cookie
+// (xxl-sso.token.key, default xxl_job_login_token) carries base64url,
+// unpadded, of {"userId":"1","expireTime":…,"signature":"<token>"}, URL
+// encoded. A request is logged in while its signature equals the user's
+// stored token; a logout stores "". Admins and Java 3.4.2 admins sharing
+// a database accept each other's cookies: the state is the row.
+//
+// What is ours: the token is compared in constant time; a new password
+// clears it (schema.Store.UserUpdate), so a password change ends every
+// session, which Java 3.4.2 does not; and the cookie carries its expiry
+// (xxl-sso.token.timeout after the login), enforced here — Java writes 0
+// there and never expires a login, so a cookie with 0 (issued by a Java
+// admin) is accepted without one.
+type tokenSessions struct {
+	store   tokenStore
+	key     string        // cookie name
+	timeout time.Duration // login lifetime; 0: unlimited
+	now     func() time.Time
+}
+
+type tokenStore interface {
+	UserLoadByID(ctx context.Context, id int) (schema.User, error)
+	UserUpdateToken(ctx context.Context, id int, token string) (int64, error)
+}
+
+// tokenPayload is xxl-sso's LoginInfo as its TokenHelper writes it with
+// Gson: only userId, expireTime and signature are set, in that order.
+type tokenPayload struct {
+	UserID     string `json:"userId"`
+	ExpireTime int64  `json:"expireTime"`
+	Signature  string `json:"signature"`
+}
+
+// login stores a fresh token for u and returns the cookie value.
+func (s *tokenSessions) login(ctx context.Context, u schema.User) (string, error) {
+	var raw [16]byte
+	if _, err := rand.Read(raw[:]); err != nil {
+		return "", err
+	}
+	token := hex.EncodeToString(raw[:]) // UUIDTool.getSimpleUUID's shape: 32 hex digits
+	if n, err := s.store.UserUpdateToken(ctx, u.ID, token); err != nil {
+		return "", err
+	} else if n == 0 {
+		return "", schema.ErrNotFound
+	}
+	p := tokenPayload{UserID: strconv.Itoa(u.ID), Signature: token}
+	if s.timeout > 0 {
+		p.ExpireTime = s.now().Add(s.timeout).UnixMilli()
+	}
+	b, _ := json.Marshal(p)
+	return base64.RawURLEncoding.EncodeToString(b), nil
+}
+
+// parse reads a cookie value; nil when it is not a token.
+func parseToken(value string) *tokenPayload {
+	if v, err := url.QueryUnescape(value); err == nil {
+		value = v
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(value)
+	if err != nil {
+		return nil
+	}
+	var p tokenPayload
+	if json.Unmarshal(raw, &p) != nil || p.UserID == "" || p.Signature == "" {
+		return nil
+	}
+	return &p
+}
+
+// resolve returns the user a cookie value is logged in as.
+func (s *tokenSessions) resolve(ctx context.Context, value string) (schema.User, error) {
+	p := parseToken(value)
+	if p == nil {
+		return schema.User{}, errNoSession
+	}
+	id, err := strconv.Atoi(p.UserID)
+	if err != nil {
+		return schema.User{}, errNoSession
+	}
+	if p.ExpireTime > 0 && s.now().UnixMilli() > p.ExpireTime {
+		return schema.User{}, errNoSession
+	}
+	u, err := s.store.UserLoadByID(ctx, id)
+	if err != nil {
+		return schema.User{}, lookupErr(err)
+	}
+	if u.Token == nil || *u.Token == "" || subtle.ConstantTimeCompare([]byte(*u.Token), []byte(p.Signature)) != 1 {
+		return schema.User{}, errNoSession
+	}
+	return u, nil
+}
+
+// errTokenRemove is SimpleLoginStore's answer when the user of a logout
+// no longer exists.
+var errTokenRemove = errors.New("token remove fail")
+
+// logout ends the login a cookie value names (any token of the user: the
+// user has one login at a time).
+func (s *tokenSessions) logout(ctx context.Context, value string) error {
+	p := parseToken(value)
+	if p == nil {
+		return errors.New("token is invalid")
+	}
+	id, err := strconv.Atoi(p.UserID)
+	if err != nil {
+		return errTokenRemove
+	}
+	n, err := s.store.UserUpdateToken(ctx, id, "")
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return errTokenRemove
+	}
+	return nil
+}
+
+// setCookie writes the login cookie as xxl-tool's CookieTool does: path /,
+// HttpOnly, and with remember the largest Max-Age (a session cookie
+// otherwise); SameSite=Lax is ours.
+func (s *tokenSessions) setCookie(w http.ResponseWriter, value string, remember bool) {
+	c := &http.Cookie{Name: s.key, Value: url.QueryEscape(value), Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode}
+	if remember {
+		c.MaxAge = rememberMaxAge
+		c.Expires = s.now().Add(rememberMaxAge * time.Second)
+	}
+	http.SetCookie(w, c)
+}
+
+// clearCookie is CookieTool.remove: an empty value with Max-Age 0.
+func (s *tokenSessions) clearCookie(w http.ResponseWriter) {
+	http.SetCookie(w, &http.Cookie{Name: s.key, Value: "", Path: "/", HttpOnly: true, MaxAge: -1, Expires: time.Unix(10, 0)})
+}
