@@ -196,6 +196,11 @@ func TestRunOnceAndLogs(t *testing.T) {
 	if r1.ExecutorParam == nil || *r1.ExecutorParam != "p=1" || r1.AddressList != "http://a/,http://b/" {
 		t.Errorf("trigger with body %+v", r1)
 	}
+	// The seed group has no address, so only the second reached an
+	// executor: the first of its list (route FIRST).
+	if got := strings.Join(e.exec.runs, " "); got != "http://a/" {
+		t.Errorf("/run sent to %q", got)
+	}
 	if a := e.call("POST", "/jobs/99/trigger", nil); a.status != 404 {
 		t.Errorf("unknown job: %d", a.status)
 	}
