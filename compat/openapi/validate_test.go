@@ -3,6 +3,9 @@ package openapi
 import (
 	"bytes"
 	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -137,5 +140,36 @@ func TestTrafficCheckCatchesDrift(t *testing.T) {
 				t.Errorf("check says %v, want an error naming %q", err, x.says)
 			}
 		})
+	}
+}
+
+// EnvSpecValidator names the openapi-spec-validator command (Python, the
+// OpenAPI ecosystem's reference validator) that TestReferenceValidator
+// runs; .ci/setup.d/50-openapi.sh installs it.
+const EnvSpecValidator = "XXL_TEST_OPENAPI_VALIDATOR"
+
+// TestReferenceValidator: openapi-spec-validator accepts the served
+// document, and refuses it with the flow mapping of issue 22 back in.
+func TestReferenceValidator(t *testing.T) {
+	bin := os.Getenv(EnvSpecValidator)
+	if bin == "" {
+		t.Skip("[suite-off] " + EnvSpecValidator + " not set: the path of openapi-spec-validator 0.9.0 (pip install; .ci/setup.d/50-openapi.sh)")
+	}
+	e := newEnv(t, storetest.SQLite(t), "")
+	served := e.callToken("GET", "/openapi.json", nil, "").body
+	run := func(doc []byte) (string, error) {
+		f := filepath.Join(t.TempDir(), "openapi.json")
+		if err := os.WriteFile(f, doc, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.CommandContext(t.Context(), bin, f).CombinedOutput()
+		return string(out), err
+	}
+	if out, err := run(served); err != nil || !strings.Contains(out, ": OK") {
+		t.Errorf("served document: %v\n%s", err, out)
+	}
+	fault := brokenDocuments[0]
+	if out, err := run(breakDocument(t, fault.old, fault.new)); err == nil || !strings.Contains(out, fault.says) {
+		t.Errorf("document with the %s: %v\n%s", fault.name, err, out)
 	}
 }
