@@ -152,6 +152,11 @@ func TestAuthAndProtocol(t *testing.T) {
 		{"POST", "/jobs", `{"jobDesc":"x"} {}`, "application/json", 400, "invalid JSON body: data after the JSON value"},
 		{"POST", "/jobs", `jobDesc=x`, "application/x-www-form-urlencoded", 415, "send the body as application/json"},
 		{"POST", "/jobs", "", "application/json", 400, "a JSON body is required"},
+		{"PUT", "/jobs/1", `{"alarmEmail":null}`, "application/json", 400, "invalid JSON body: alarmEmail is null: leave a member out to keep it"},
+		{"POST", "/groups", `{"appname":"app-x","title":"x","addressType":1,"addressList":["http://a/",null]}`, "application/json", 400,
+			"invalid JSON body: addressList[1] is null: leave a member out to keep it"},
+		{"POST", "/jobs/1/trigger", `{"executorParam":null}`, "application/json", 400, "invalid JSON body: executorParam is null: leave a member out to keep it"},
+		{"POST", "/jobs", `{"jobDesc":"` + strings.Repeat("x", maxBody) + `"}`, "application/json", 413, "request body larger than 10485760 bytes"},
 		{"POST", "/jobs", `{"appname":"nope"}`, "application/json", 400, `appname: no executor group has the app name "nope"`},
 		{"POST", "/jobs", `{"jobGroup":1,"jobDesc":"d","author":"a","scheduleType":"NONE"}`, "application/json", 400, "please input JobHandler"},
 		{"POST", "/jobs/" + itoa(none.ID) + "/start", nil, "", 400, "The current schedule type disables startup"},
@@ -190,6 +195,11 @@ func TestRunOnceAndLogs(t *testing.T) {
 	}
 	if r1.ExecutorParam == nil || *r1.ExecutorParam != "p=1" || r1.AddressList != "http://a/,http://b/" {
 		t.Errorf("trigger with body %+v", r1)
+	}
+	// The seed group has no address, so only the second reached an
+	// executor: the first of its list (route FIRST).
+	if got := strings.Join(e.exec.runs, " "); got != "http://a/" {
+		t.Errorf("/run sent to %q", got)
 	}
 	if a := e.call("POST", "/jobs/99/trigger", nil); a.status != 404 {
 		t.Errorf("unknown job: %d", a.status)

@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -10,6 +11,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -106,20 +108,22 @@ func (c *call) mayUse(group int) error {
 }
 
 // decode reads a JSON body strictly: unknown members are refused, so a
-// misspelt field is an error instead of a silently dropped setting.
+// misspelt field is an error instead of a silently dropped setting, and so
+// is null, which the document allows nowhere — decoded, it would read as a
+// member left out ("keep it") or, in a list, as "".
 func (c *call) decode(v any) error {
 	if ct := c.r.Header.Get("Content-Type"); ct != "" {
 		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
 			return &apiError{http.StatusUnsupportedMediaType, "unsupported_media_type", "send the body as application/json"}
 		}
 	}
-	dec := json.NewDecoder(c.r.Body)
+	raw, err := io.ReadAll(c.r.Body)
+	if err != nil {
+		return err // *http.MaxBytesError, or the connection's
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			return err
-		}
 		if errors.Is(err, io.EOF) {
 			return invalid("a JSON body is required")
 		}
@@ -128,7 +132,46 @@ func (c *call) decode(v any) error {
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return invalid("invalid JSON body: data after the JSON value")
 	}
+	var tree any
+	if err := json.Unmarshal(raw, &tree); err == nil {
+		if at := nullAt(tree, ""); at != "" {
+			return invalid("invalid JSON body: %s is null: leave a member out to keep it", at)
+		}
+	}
 	return nil
+}
+
+// nullAt is the path of the first null in a decoded JSON value, "" for none.
+func nullAt(v any, at string) string {
+	switch t := v.(type) {
+	case nil:
+		if at == "" {
+			return "the body"
+		}
+		return at
+	case map[string]any:
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			p := k
+			if at != "" {
+				p = at + "." + k
+			}
+			if n := nullAt(t[k], p); n != "" {
+				return n
+			}
+		}
+	case []any:
+		for i, e := range t {
+			if n := nullAt(e, fmt.Sprintf("%s[%d]", at, i)); n != "" {
+				return n
+			}
+		}
+	}
+	return ""
 }
 
 // decodeOptional is decode for a body that may be empty.

@@ -10,16 +10,22 @@ import (
 )
 
 // spec is the OpenAPI 3 document, written in YAML for people and served as
-// JSON. TestDocumentMatchesRoutes holds it to the route table and
-// TestDocumentExamples sends every example it gives.
+// JSON. The tests validate the served form with kin-openapi, hold it to the
+// route table, check every request and answer of theirs against it, and
+// send its examples in the order of a first session.
 //
 //go:embed openapi.yaml
 var spec []byte
 
 // document is the served JSON, with the server URL under the context path.
 func document(contextPath string) ([]byte, error) {
+	return render(spec, contextPath)
+}
+
+// render turns a YAML document into the served JSON.
+func render(src []byte, contextPath string) ([]byte, error) {
 	var v any
-	if err := yaml.Unmarshal(spec, &v); err != nil {
+	if err := yaml.Unmarshal(src, &v); err != nil {
 		return nil, fmt.Errorf("read openapi.yaml: %w", err)
 	}
 	doc, ok := jsonable(v).(map[string]any)

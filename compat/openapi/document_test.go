@@ -8,12 +8,13 @@ import (
 	"net/url"
 	"os"
 	"reflect"
-	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"gopkg.in/yaml.v3"
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
@@ -23,79 +24,52 @@ import (
 
 var update = flag.Bool("update", false, "rewrite openapi.yaml's response examples from the answers (review the diff)")
 
-// loadDoc reads openapi.yaml as JSON values (numbers as float64).
-func loadDoc(t *testing.T) map[string]any {
+// servedContract loads the document as the API serves it.
+func servedContract(t *testing.T) *contract {
 	t.Helper()
-	raw, err := os.ReadFile("openapi.yaml")
+	raw, err := document(ctxPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var v any
-	if err := yaml.Unmarshal(raw, &v); err != nil {
-		t.Fatal(err)
-	}
-	return normalize(t, jsonable(v)).(map[string]any)
-}
-
-// normalize round-trips through JSON so values compare with decoded answers.
-func normalize(t *testing.T, v any) any {
-	t.Helper()
-	b, err := json.Marshal(v)
+	c, err := loadContract(t.Context(), raw)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out any
-	if err := json.Unmarshal(b, &out); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return c
 }
 
-func obj(v any) map[string]any { m, _ := v.(map[string]any); return m }
-
-// resolve follows a local $ref.
-func resolve(doc map[string]any, v any) map[string]any {
-	m := obj(v)
-	ref, ok := m["$ref"].(string)
-	if !ok {
-		return m
-	}
-	var cur any = doc
-	for _, part := range strings.Split(strings.TrimPrefix(ref, "#/"), "/") {
-		cur = obj(cur)[part]
-	}
-	return resolve(doc, cur)
-}
-
+// operation is one operation of the document.
 type operation struct {
-	method, path, id string
-	op, item         map[string]any
+	method, path string
+	item         *openapi3.PathItem
+	op           *openapi3.Operation
 }
 
-func operations(doc map[string]any) []operation {
-	var out []operation
-	for path, item := range obj(doc["paths"]) {
-		for _, m := range []string{"get", "post", "put", "delete", "patch"} {
-			if op := obj(obj(item)[m]); op != nil {
-				id, _ := op["operationId"].(string)
-				out = append(out, operation{method: strings.ToUpper(m), path: path, id: id, op: op, item: obj(item)})
+// operations are the document's operations by operationId.
+func operations(t *testing.T, doc *openapi3.T) map[string]operation {
+	t.Helper()
+	out := map[string]operation{}
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			if _, dup := out[op.OperationID]; dup || op.OperationID == "" {
+				t.Fatalf("%s %s: operationId %q is empty or not unique", method, path, op.OperationID)
 			}
+			out[op.OperationID] = operation{method: method, path: path, item: item, op: op}
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].path+out[i].method < out[j].path+out[j].method })
 	return out
 }
 
 // TestDocumentMatchesRoutes: every route has its document entry with the
-// same operationId, every entry a route, and every $ref resolves.
+// same operationId, and every entry a route.
 func TestDocumentMatchesRoutes(t *testing.T) {
-	doc := loadDoc(t)
+	c := servedContract(t)
+	if c.doc.OpenAPI != "3.0.3" {
+		t.Errorf("openapi version %q", c.doc.OpenAPI)
+	}
 	documented := map[string]string{}
-	for _, o := range operations(doc) {
-		documented[o.method+" "+o.path] = o.id
-		if o.id == "" || len(obj(o.op["responses"])) == 0 {
-			t.Errorf("%s %s: no operationId or no responses", o.method, o.path)
-		}
+	for id, o := range operations(t, c.doc) {
+		documented[o.method+" "+o.path] = id
 	}
 	routed := map[string]bool{}
 	for _, rt := range routeTable() {
@@ -106,37 +80,26 @@ func TestDocumentMatchesRoutes(t *testing.T) {
 		} else if id != rt.op {
 			t.Errorf("route %s: operationId %q in the document, %q in the table", key, id, rt.op)
 		}
+		if op := c.doc.Paths.Value(rt.path).GetOperation(rt.method); op != nil && rt.public != (op.Security != nil && len(*op.Security) == 0) {
+			t.Errorf("route %s: public %v in the table, security %v in the document", key, rt.public, op.Security)
+		}
 	}
 	for key := range documented {
 		if !routed[key] {
 			t.Errorf("document entry %s has no route", key)
 		}
 	}
-	var walk func(v any, at string)
-	walk = func(v any, at string) {
-		switch x := v.(type) {
-		case map[string]any:
-			if ref, ok := x["$ref"].(string); ok && resolve(doc, x) == nil {
-				t.Errorf("%s: $ref %s does not resolve", at, ref)
-			}
-			for k, e := range x {
-				walk(e, at+"/"+k)
-			}
-		case []any:
-			for i, e := range x {
-				walk(e, fmt.Sprintf("%s/%d", at, i))
-			}
-		}
-	}
-	walk(doc, "#")
-	if doc["openapi"] != "3.0.3" {
-		t.Errorf("openapi version %v", doc["openapi"])
-	}
 }
 
-// scenario is the order TestDocumentExamples sends the document's
-// examples in ("operationId/example name"), on a fresh database: ids and
-// times in the examples are the ones this order produces.
+// scenario is a user's first session on a fresh install: the document's
+// request examples ("operationId/example") in the order a user would send
+// them — the group before the jobs that name its app, a job before its
+// run, a run before its log. Each is accepted with the documented success
+// status and answered with the documented example, so a user who copies
+// them gets what the document shows. The refusals in between produce the
+// document's failure examples. "+5s" lets the clock move on (the logs
+// list newest trigger first). Ids and times in the examples are the ones
+// this order produces.
 var scenario = []string{
 	"getDocument",
 	"listGroups/ok",
@@ -146,32 +109,44 @@ var scenario = []string{
 	"applyJob/created", "applyJob/updated",
 	"listJobs/ok", "listJobs/unauthorized",
 	"getJob/ok", "getJob/notFound",
-	"updateJob/ok", "startJob/ok", "stopJob/ok", "triggerJob/ok",
+	"updateJob/ok", "startJob/ok", "stopJob/ok", "triggerJob/ok", "+5s", "triggerJob/own",
 	"listLogs/ok", "getLog/ok", "getLogText/ok", "killLog/ok", "killLog/conflict",
 	"listRegistry/ok",
 	"exportJobs/ok", "importJobs/ok", "importJobs/dryRun",
 	"deleteJob/removable", "deleteGroup/conflict", "deleteGroup/removable",
 }
 
-// exampleFixture adds what the log and registry examples read: two logs of
-// the seed job (one running, one whose trigger failed) and a live executor
-// of the seed group.
-func exampleFixture(t *testing.T, e *env) {
-	addr := "http://127.0.0.1:9999/"
-	testfactory.Log(t, e.store, testfactory.LogOpts{Group: 1, Job: 1, TriggerTime: e.now.Add(-10 * time.Minute), TriggerCode: 200,
-		Address: &addr, Handler: schema.Ptr("demoJobHandler"), Param: schema.Ptr(""),
-		TriggerMsg: schema.Ptr("Job trigger type：Cron trigger<br>Executor address：" + addr)})
-	testfactory.Log(t, e.store, testfactory.LogOpts{Group: 1, Job: 1, TriggerTime: e.now.Add(-5 * time.Minute), TriggerCode: 500,
-		TriggerMsg: schema.Ptr("Job trigger type：Cron trigger<br>Trigger result：fail: no executor address")})
-	testfactory.Registry(t, e.store, testfactory.RegistryOpts{App: "xxl-job-executor-sample", Addr: addr, At: e.now.Add(-10 * time.Second)})
+// refusal is the request behind one of the document's failure examples.
+// The document gives those as answers only (with a summary of the
+// request): its request examples are the ones the API accepts.
+type refusal struct {
+	id    string // the {id} path parameter
+	body  string
+	token string // "" for the test token
 }
 
-// TestDocumentExamples sends every example of the document in scenario
-// order and checks the answer's status, that it is the documented example,
-// and that answers and request bodies fit their schemas. With -update the
-// answers (from SQLite) are written into openapi.yaml as the examples.
+var refusals = map[string]refusal{
+	"createGroup/invalid":  {body: `{"appname":"ab","title":"Orders"}`},
+	"createGroup/conflict": {body: `{"appname":"app-orders","title":"Other","addressType":1,"addressList":["http://127.0.0.1:9999/"]}`},
+	"createJob/invalid": {body: `{"appname":"app-orders","jobDesc":"Broken","author":"ci","scheduleType":"CRON",
+		"scheduleConf":"every day","executorHandler":"orderSync"}`},
+	"createJob/conflict": {body: `{"key":"orders/sync","appname":"app-orders","jobDesc":"Sync orders","author":"someone else",
+		"scheduleType":"CRON","scheduleConf":"0 0/5 * * * ?","executorHandler":"orderSync","executorFailRetryCount":2}`},
+	"listJobs/unauthorized": {token: "wrong-token-0123456789"},
+	"getJob/notFound":       {id: "99"},
+	"killLog/conflict":      {id: "2"}, // triggerJob/own's log: no executor of the sample app is registered
+	"deleteGroup/conflict":  {id: "2"},
+}
+
+// TestDocumentExamples runs the scenario on a fresh database of each
+// backend and checks each answer's status and that it is the documented
+// example (the traffic check of env holds every exchange to the schemas).
+// With -update the answers (from SQLite) are written into openapi.yaml as
+// the examples.
 func TestDocumentExamples(t *testing.T) {
-	doc := loadDoc(t)
+	c := servedContract(t)
+	ops := operations(t, c.doc)
+	checkCoverage(t, ops)
 	var root yaml.Node
 	if *update {
 		raw, _ := os.ReadFile("openapi.yaml")
@@ -179,43 +154,50 @@ func TestDocumentExamples(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ops := map[string]operation{}
-	for _, o := range operations(doc) {
-		ops[o.id] = o
-	}
-	checkCoverage(t, doc, ops)
 	forEachShanghai(t, func(t *testing.T, s *schema.Store) {
 		e := newEnv(t, s, "")
-		exampleFixture(t, e)
+		// The one thing not done through the API: the executor of
+		// app-orders runs at http://127.0.0.1:9999/ (the env's fake
+		// executor answers every address) and registered 10 s ago.
+		testfactory.Registry(t, s, testfactory.RegistryOpts{App: "app-orders", Addr: "http://127.0.0.1:9999/", At: e.now.Add(-10 * time.Second)})
 		for _, step := range scenario {
-			id, name, _ := strings.Cut(step, "/")
-			o, ok := ops[id]
-			if !ok {
-				t.Fatalf("%s: no operation %s", step, id)
+			if d, err := time.ParseDuration(step); err == nil {
+				e.clock.advance(d)
+				continue
 			}
+			id, name, _ := strings.Cut(step, "/")
+			o := ops[id]
 			if name == "" { // the document itself
-				a := e.call(o.method, o.path, nil)
+				a := e.callToken(o.method, o.path, nil, "")
 				if a.status != 200 || !bytes.Equal(a.body, e.api.doc) {
 					t.Errorf("%s: %d", step, a.status)
 				}
 				continue
 			}
-			method, path, body, token, code, want := request(t, doc, o, name)
-			a := e.callToken(method, path, body, token)
-			if fmt.Sprint(a.status) != code {
-				t.Errorf("%s: %s %s answered %d, the document says %s: %s", step, method, path, a.status, code, a.body)
+			code, want := documentedAnswer(t, o, name)
+			var r sent
+			if ref, ok := refusals[step]; ok {
+				r = refusalRequest(o, ref)
+				if code < 400 {
+					t.Fatalf("%s: a refusal answered %d in the document", step, code)
+				}
+			} else {
+				r = exampleRequest(t, o, name)
+				if code >= 300 {
+					t.Fatalf("%s: the document answers its request example with %d; a request example must be one the API accepts", step, code)
+				}
+			}
+			a := e.callToken(o.method, r.path, r.body, r.token)
+			if a.status != code {
+				t.Errorf("%s: %s %s answered %d, the document says %d: %s", step, o.method, r.path, a.status, code, a.body)
 				continue
 			}
 			var got any
 			if err := json.Unmarshal(a.body, &got); err != nil {
 				t.Fatalf("%s: not JSON: %s", step, a.body)
 			}
-			for _, p := range (validator{doc}).check(responseSchema(doc, o, code), got, "answer") {
-				t.Errorf("%s: %s", step, p)
-			}
 			if *update && s.Backend() == schema.SQLite {
-				setExample(t, &root, o, code, name, a.body)
-				examples(doc, o, code)[name] = map[string]any{"value": got}
+				setExample(t, &root, o, strconv.Itoa(code), name, a.body)
 				continue
 			}
 			if !reflect.DeepEqual(got, want) {
@@ -237,99 +219,178 @@ func TestDocumentExamples(t *testing.T) {
 	})
 }
 
-// request builds a step's request from the named examples, and the
-// documented answer: its status and example value.
-func request(t *testing.T, doc map[string]any, o operation, name string) (method, path string, body any, token, code string, want any) {
+// sent is a scenario step's request.
+type sent struct {
+	path  string // with the query
+	body  any    // nil for none
+	token string
+}
+
+// parameters are an operation's parameters: the path item's and its own.
+func (o operation) parameters() openapi3.Parameters {
+	return append(append(openapi3.Parameters{}, o.item.Parameters...), o.op.Parameters...)
+}
+
+// bodyExamples are the request body's examples.
+func (o operation) bodyExamples() openapi3.Examples {
+	if o.op.RequestBody == nil {
+		return nil
+	}
+	if mt := o.op.RequestBody.Value.Content.Get("application/json"); mt != nil {
+		return mt.Examples
+	}
+	return nil
+}
+
+// exampleRequest builds a request from the parameter and body examples of
+// that name.
+func exampleRequest(t *testing.T, o operation, name string) sent {
 	t.Helper()
-	path, token = o.path, testToken
-	var query []string
-	params := append(append([]any{}, listOf(o.item["parameters"])...), listOf(o.op["parameters"])...)
-	for _, p := range params {
-		pm := resolve(doc, p)
-		ex, ok := obj(obj(pm["examples"])[name])["value"]
+	r := sent{path: o.path, token: testToken}
+	query := url.Values{}
+	for _, p := range o.parameters() {
+		ex, ok := p.Value.Examples[name]
 		if !ok {
-			if pm["in"] == "path" {
-				t.Fatalf("%s/%s: path parameter %v has no example %q", o.id, name, pm["name"], name)
+			if p.Value.In == openapi3.ParameterInPath {
+				t.Fatalf("%s/%s: path parameter %s has no example %q", o.op.OperationID, name, p.Value.Name, name)
 			}
 			continue
 		}
-		v := fmt.Sprint(ex)
-		switch pm["in"] {
-		case "path":
-			path = strings.ReplaceAll(path, "{"+pm["name"].(string)+"}", v)
-		case "query":
-			query = append(query, pm["name"].(string)+"="+url.QueryEscape(v))
+		v := fmt.Sprint(ex.Value.Value)
+		switch p.Value.In {
+		case openapi3.ParameterInPath:
+			r.path = strings.ReplaceAll(r.path, "{"+p.Value.Name+"}", url.PathEscape(v))
+		case openapi3.ParameterInQuery:
+			query.Set(p.Value.Name, v)
 		}
 	}
 	if len(query) > 0 {
-		path += "?" + strings.Join(query, "&")
+		r.path += "?" + query.Encode()
 	}
-	rb := obj(obj(obj(resolve(doc, o.op["requestBody"])["content"])["application/json"]))
-	if ex, ok := obj(obj(rb["examples"])[name])["value"]; ok {
-		body = ex
-		for _, p := range (validator{doc}).check(obj(rb["schema"]), ex, "request") {
-			t.Errorf("%s/%s: %s", o.id, name, p)
+	if ex, ok := o.bodyExamples()[name]; ok {
+		r.body = ex.Value.Value
+	}
+	return r
+}
+
+func refusalRequest(o operation, ref refusal) sent {
+	r := sent{path: strings.ReplaceAll(o.path, "{id}", ref.id), token: ref.token}
+	if r.token == "" {
+		r.token = testToken
+	}
+	if ref.body != "" {
+		r.body = ref.body
+	}
+	return r
+}
+
+// documentedAnswer is the status and value of the one response example of
+// that name.
+func documentedAnswer(t *testing.T, o operation, name string) (int, any) {
+	t.Helper()
+	code, n := 0, 0
+	var want any
+	for c, resp := range o.op.Responses.Map() {
+		if ex, ok := responseExamples(resp)[name]; ok {
+			n++
+			code, _ = strconv.Atoi(c)
+			want = ex.Value.Value
 		}
 	}
-	for c := range obj(o.op["responses"]) {
-		if ex, ok := examples(doc, o, c)[name]; ok {
-			if code != "" {
-				t.Fatalf("%s/%s: two responses have the example", o.id, name)
-			}
-			code, want = c, obj(ex)["value"]
-			if tok, ok := obj(ex)["x-token"].(string); ok {
-				token = tok
-			}
-		}
+	if n != 1 {
+		t.Fatalf("%s/%s: %d responses have the example, want 1", o.op.OperationID, name, n)
 	}
-	if code == "" {
-		t.Fatalf("%s/%s: no response has the example", o.id, name)
+	return code, want
+}
+
+func responseExamples(r *openapi3.ResponseRef) openapi3.Examples {
+	if mt := r.Value.Content.Get("application/json"); mt != nil {
+		return mt.Examples
 	}
-	return o.method, path, body, token, code, want
+	return nil
 }
 
-func listOf(v any) []any { l, _ := v.([]any); return l }
-
-func examples(doc map[string]any, o operation, code string) map[string]any {
-	r := resolve(doc, obj(o.op["responses"])[code])
-	return obj(obj(obj(r["content"])["application/json"])["examples"])
-}
-
-func responseSchema(doc map[string]any, o operation, code string) map[string]any {
-	r := resolve(doc, obj(o.op["responses"])[code])
-	return obj(obj(obj(r["content"])["application/json"])["schema"])
-}
-
-// checkCoverage: every operation and every named example is in the scenario.
-func checkCoverage(t *testing.T, doc map[string]any, ops map[string]operation) {
+// checkCoverage: every example of the document is in the scenario, a
+// refusal is never a request example, and every operation has a step.
+func checkCoverage(t *testing.T, ops map[string]operation) {
 	steps := map[string]bool{}
+	byPath := map[string]map[string]bool{} // example names used per path
 	for _, s := range scenario {
+		if _, err := time.ParseDuration(s); err == nil {
+			continue
+		}
 		steps[s] = true
 		id, _, _ := strings.Cut(s, "/")
-		if _, ok := ops[id]; !ok {
+		o, ok := ops[id]
+		if !ok {
 			t.Errorf("scenario step %s: no such operation", s)
 		}
+		if byPath[o.path] == nil {
+			byPath[o.path] = map[string]bool{}
+		}
+		byPath[o.path][strings.TrimPrefix(s[len(id):], "/")] = true
 	}
-	for id, o := range ops {
-		var names []string
-		for c := range obj(o.op["responses"]) {
-			for n := range examples(doc, o, c) {
-				names = append(names, n)
+	for s := range refusals {
+		if !steps[s] {
+			t.Errorf("refusal %s is not in the scenario", s)
+		}
+	}
+	var ids []string
+	for id := range ops {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		o := ops[id]
+		named := 0
+		for _, s := range scenario {
+			if s == id || strings.HasPrefix(s, id+"/") {
+				named++
 			}
 		}
-		rb := obj(obj(obj(resolve(doc, o.op["requestBody"])["content"])["application/json"]))
-		for n := range obj(rb["examples"]) {
-			names = append(names, n)
+		if named == 0 {
+			t.Errorf("operation %s has no step in the scenario", id)
 		}
-		if len(names) == 0 && !steps[id] {
-			t.Errorf("operation %s has no example in the scenario", id)
+		for _, resp := range o.op.Responses.Map() {
+			for n := range responseExamples(resp) {
+				if !steps[id+"/"+n] {
+					t.Errorf("answer example %s/%s is not in the scenario", id, n)
+				}
+			}
 		}
-		for _, n := range names {
+		for n := range o.bodyExamples() {
 			if !steps[id+"/"+n] {
-				t.Errorf("example %s/%s is not in the scenario", id, n)
+				t.Errorf("request example %s/%s is not in the scenario", id, n)
+			}
+			if _, ok := refusals[id+"/"+n]; ok {
+				t.Errorf("request example %s/%s is a refusal: request examples are accepted", id, n)
+			}
+		}
+		for _, p := range o.op.Parameters {
+			for n := range p.Value.Examples {
+				if !steps[id+"/"+n] {
+					t.Errorf("parameter example %s/%s (%s) is not in the scenario", id, n, p.Value.Name)
+				}
 			}
 		}
 	}
+	for path, item := range opsByPath(ops) {
+		for _, p := range item.Parameters {
+			for n := range p.Value.Examples {
+				if !byPath[path][n] {
+					t.Errorf("parameter example %s of %s is not in the scenario", n, path)
+				}
+			}
+		}
+	}
+}
+
+func opsByPath(ops map[string]operation) map[string]*openapi3.PathItem {
+	m := map[string]*openapi3.PathItem{}
+	for _, o := range ops {
+		m[o.path] = o.item
+	}
+	return m
 }
 
 // setExample replaces a response example's value in the YAML tree.
@@ -343,11 +404,11 @@ func setExample(t *testing.T, root *yaml.Node, o operation, code, name string, a
 	plain(val)
 	n := child(root.Content[0], "paths", o.path, strings.ToLower(o.method), "responses", code)
 	if ref := child(n, "$ref"); ref != nil {
-		t.Fatalf("%s/%s: examples of shared responses (%s) cannot be updated", o.id, name, ref.Value)
+		t.Fatalf("%s/%s: examples of shared responses (%s) cannot be updated", o.op.OperationID, name, ref.Value)
 	}
 	ex := child(n, "content", "application/json", "examples", name)
 	if ex == nil {
-		t.Fatalf("%s/%s: no example node", o.id, name)
+		t.Fatalf("%s/%s: no example node", o.op.OperationID, name)
 	}
 	ex.Style = 0
 	for i := 0; i+1 < len(ex.Content); i += 2 {
@@ -379,75 +440,6 @@ func plain(n *yaml.Node) {
 	for _, c := range n.Content {
 		plain(c)
 	}
-}
-
-// validator checks a value against the document's schema subset: $ref,
-// type, nullable, enum, required, properties, additionalProperties: false,
-// items and format date-time.
-type validator struct{ doc map[string]any }
-
-func (v validator) check(schema map[string]any, value any, at string) []string {
-	s := resolve(v.doc, schema)
-	if s == nil {
-		return nil
-	}
-	if value == nil {
-		if s["nullable"] == true || s["type"] == nil {
-			return nil
-		}
-		return []string{at + ": null"}
-	}
-	var bad []string
-	if enum, ok := s["enum"].([]any); ok && !slices.ContainsFunc(enum, func(e any) bool { return reflect.DeepEqual(e, value) }) {
-		bad = append(bad, fmt.Sprintf("%s: %v is not one of %v", at, value, enum))
-	}
-	switch s["type"] {
-	case "object":
-		m, ok := value.(map[string]any)
-		if !ok {
-			return append(bad, at+": not an object")
-		}
-		props := obj(s["properties"])
-		for _, r := range listOf(s["required"]) {
-			if _, ok := m[r.(string)]; !ok {
-				bad = append(bad, fmt.Sprintf("%s: %s missing", at, r))
-			}
-		}
-		for k, e := range m {
-			if p, ok := props[k]; ok {
-				bad = append(bad, v.check(obj(p), e, at+"."+k)...)
-			} else if s["additionalProperties"] == false {
-				bad = append(bad, fmt.Sprintf("%s: %s is not in the schema", at, k))
-			}
-		}
-	case "array":
-		l, ok := value.([]any)
-		if !ok {
-			return append(bad, at+": not an array")
-		}
-		for i, e := range l {
-			bad = append(bad, v.check(obj(s["items"]), e, fmt.Sprintf("%s[%d]", at, i))...)
-		}
-	case "string":
-		str, ok := value.(string)
-		if !ok {
-			return append(bad, at+": not a string")
-		}
-		if s["format"] == "date-time" {
-			if _, err := time.Parse(time.RFC3339, str); err != nil {
-				bad = append(bad, fmt.Sprintf("%s: %q is not RFC 3339", at, str))
-			}
-		}
-	case "integer":
-		if f, ok := value.(float64); !ok || f != float64(int64(f)) {
-			bad = append(bad, at+": not an integer")
-		}
-	case "boolean":
-		if _, ok := value.(bool); !ok {
-			bad = append(bad, at+": not a boolean")
-		}
-	}
-	return bad
 }
 
 // forEachShanghai is storetest.ForEach with both stores in Asia/Shanghai,

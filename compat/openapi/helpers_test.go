@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -26,24 +25,45 @@ const (
 	testToken = "test-token-0123456789"
 )
 
-// submits records the trigger door's requests.
+// submits is the trigger door: it records each request and runs it
+// through the real trigger flow before Submit returns, so the log row a
+// "run once" writes is there for the next request of a test (the pools
+// would run it a moment later).
 type submits struct {
 	mu   sync.Mutex
 	reqs []trigger.Request
+	flow *trigger.Flow
 }
 
 func (s *submits) Submit(r trigger.Request) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.reqs = append(s.reqs, r)
-	return nil
+	return s.flow.Trigger(context.Background(), r)
 }
 
-// fakeExecutor answers /log and /kill.
+// fakeExecutor is the executor at every address: it accepts /run, and
+// answers /log and /kill as set.
 type fakeExecutor struct {
 	mu   sync.Mutex
 	log  api.ReturnT[api.LogResult]
 	kill api.ReturnT[string]
+	runs []string // the addresses /run was sent to
+}
+
+func (f *fakeExecutor) Run(_ context.Context, address string, _ api.TriggerParam) api.ReturnT[string] {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.runs = append(f.runs, address)
+	return api.ReturnT[string]{Code: 200}
+}
+
+func (f *fakeExecutor) Beat(context.Context, string) api.ReturnT[string] {
+	return api.ReturnT[string]{Code: 200}
+}
+
+func (f *fakeExecutor) IdleBeat(context.Context, string, api.IdleBeatParam) api.ReturnT[string] {
+	return api.ReturnT[string]{Code: 200}
 }
 
 func (f *fakeExecutor) Log(context.Context, string, api.LogParam) api.ReturnT[api.LogResult] {
@@ -64,16 +84,38 @@ func (o overwriter) Overwrite(ctx context.Context, l schema.JobLog) error {
 	return o.s.LogUpdateHandleInfo(ctx, l)
 }
 
-// env is the API on a real store behind an httptest server, with a fixed
-// clock (the console recordings' 2026-11-23 07:02:28 in Asia/Shanghai).
+// env is the API on a real store behind an httptest server, with a clock
+// that starts at the console recordings' 2026-11-23 07:02:28 in
+// Asia/Shanghai and moves only when a test moves it.
+// Every exchange is checked against the served document (contract).
 type env struct {
-	t     *testing.T
-	store *schema.Store
-	api   *API
-	srv   *httptest.Server
-	trig  *submits
-	exec  *fakeExecutor
-	now   time.Time
+	t        *testing.T
+	store    *schema.Store
+	api      *API
+	srv      *httptest.Server
+	trig     *submits
+	exec     *fakeExecutor
+	now      time.Time // the clock's start
+	clock    *clock
+	contract *contract
+}
+
+// clock is a test's time.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
 }
 
 func newEnv(t *testing.T, s *schema.Store, user string) *env {
@@ -83,21 +125,26 @@ func newEnv(t *testing.T, s *schema.Store, user string) *env {
 		t.Fatal(err)
 	}
 	now := time.Date(2026, 11, 23, 7, 2, 28, 0, shanghai)
-	clock := func() time.Time { return now }
-	e := &env{t: t, store: s, trig: &submits{}, now: now, exec: &fakeExecutor{
+	e := &env{t: t, store: s, trig: &submits{}, now: now, clock: &clock{t: now}, exec: &fakeExecutor{
 		log:  api.ReturnT[api.LogResult]{Code: 200, Content: &api.LogResult{FromLineNum: 1, ToLineNum: 2, LogContent: "start <job>\ndone\n"}},
 		kill: api.ReturnT[string]{Code: 200, Msg: schema.Ptr("job thread already killed.")},
 	}}
 	texts := i18n.Load("en")
+	tick := e.clock.now
+	e.trig.flow = trigger.NewFlow(trigger.FlowConfig{Store: s, Client: e.exec, Texts: texts, AdminAddress: "127.0.0.1",
+		Now: tick, Log: zerolog.Nop()})
 	a, err := New(Config{
-		Store: s, Jobs: jobs.New(jobs.Config{Store: s, Texts: texts, Loc: shanghai, Now: clock}),
-		Logs:    jobs.NewLogs(jobs.LogsConfig{Store: s, Executor: e.exec, Results: overwriter{s}, Texts: texts, Now: clock}),
-		Trigger: e.trig, Token: testToken, User: user, ContextPath: ctxPath, Loc: shanghai, Now: clock, Log: zerolog.Nop(),
+		Store: s, Jobs: jobs.New(jobs.Config{Store: s, Texts: texts, Loc: shanghai, Now: tick}),
+		Logs:    jobs.NewLogs(jobs.LogsConfig{Store: s, Executor: e.exec, Results: overwriter{s}, Texts: texts, Now: tick}),
+		Trigger: e.trig, Token: testToken, User: user, ContextPath: ctxPath, Loc: shanghai, Now: tick, Log: zerolog.Nop(),
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	e.api = a
+	if e.contract, err = loadContract(t.Context(), a.doc); err != nil {
+		t.Fatal(err)
+	}
 	e.srv = httptest.NewServer(a.Handler())
 	t.Cleanup(e.srv.Close)
 	return e
@@ -148,18 +195,23 @@ func (e *env) callType(method, path string, body any, ctype string) answer {
 	return e.request(method, path, body, testToken, ctype)
 }
 
+// request sends a request and checks the exchange against the document:
+// a mismatch fails the test that made it.
 func (e *env) request(method, path string, body any, token, ctype string) answer {
 	e.t.Helper()
-	var r io.Reader
+	var raw []byte
 	switch b := body.(type) {
 	case nil:
 	case string:
-		r = strings.NewReader(b)
+		raw = []byte(b)
 	default:
-		raw, err := json.Marshal(b)
-		if err != nil {
+		var err error
+		if raw, err = json.Marshal(b); err != nil {
 			e.t.Fatal(err)
 		}
+	}
+	var r io.Reader
+	if body != nil {
 		r = bytes.NewReader(raw)
 	}
 	req, err := http.NewRequest(method, e.srv.URL+ctxPath+Base+path, r)
@@ -172,11 +224,19 @@ func (e *env) request(method, path string, body any, token, ctype string) answer
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
+	ex := exchange{method: method, path: req.URL.RequestURI(), header: req.Header.Clone(), body: string(raw)}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	ex.status, ex.respHeader, ex.respBody = resp.StatusCode, resp.Header, string(b)
+	if err := e.contract.check(e.t.Context(), ex); err != nil {
+		e.t.Errorf("%s %s: the document disagrees: %v\n request: %.300s\n  answer: %d %.300s", method, path, err, raw, resp.StatusCode, b)
+	}
 	return answer{t: e.t, status: resp.StatusCode, header: resp.Header, body: b}
 }
