@@ -15,7 +15,7 @@ const usage = {
   'jquery': 'every page',
   'bootstrap': 'every page (glyphicons: login form icons)',
   'font-awesome': 'every page (icons)',
-  'admin-lte': 'every page (layout, skin-blue; the sidebar toggle and tree menu)',
+  'admin-lte': 'every page (layout, skin-blue; the sidebar toggle and tree menu); _all-skins: the 3.4.2 console frame (theme switcher)',
   'icheck': 'login page ("remember me" checkbox, square-blue skin)',
   'datatables.net': 'job, log, executor and user lists',
   'datatables.net-bs': 'job, log, executor and user lists (Bootstrap 3 styling and pager)',

@@ -43,6 +43,7 @@ font-awesome              asset     fonts/fontawesome-webfont.woff              
 font-awesome              license-readme README.md                                 LICENSE.md
 admin-lte                 css       dist/css/AdminLTE.min.css                      css/AdminLTE.min.css
 admin-lte                 css       dist/css/skins/skin-blue.min.css               css/skins/skin-blue.min.css
+admin-lte                 css-opt   dist/css/skins/_all-skins.min.css              css/skins/_all-skins.min.css
 admin-lte                 js        dist/js/adminlte.min.js                        js/adminlte.min.js
 admin-lte                 license   LICENSE                                        LICENSE
 jquery-validation         js        dist/jquery.validate.min.js                    jquery.validate.min.js

@@ -98,7 +98,7 @@ func samplePage(name, lang string, admin bool) console.Page {
 // parse parses layout.html with the page's file as compat/console's
 // loadViews does.
 func parse(name string) (*template.Template, error) {
-	return template.New(name).Funcs(console.TemplateFuncs()).ParseFS(static.Files(), "templates/layout.html", "templates/"+name+".html")
+	return console.ParsePage(static.Files(), "templates", name)
 }
 
 func parsePage(t testing.TB, name string) *template.Template {

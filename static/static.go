@@ -16,7 +16,7 @@ import (
 	"io/fs"
 )
 
-//go:embed all:vendor templates/*.html js/*.js css/*.css v3/templates/*.html v3/css/*.css
+//go:embed all:vendor templates/*.html templates/shared/*.html js/*.js css/*.css v3/templates/*.html v3/js/*.js v3/css/*.css
 var files embed.FS
 
 // Files returns the embedded tree; paths start with the top directory

@@ -13,17 +13,29 @@ import (
 
 // index is the dashboard (console.md §3): counts rendered server-side.
 func (c *Console) index(x *exchange) error {
-	jobs, err := c.store.JobFindAllCount(x.ctx)
+	counts, err := c.dashboardCounts(x)
 	if err != nil {
 		return err
+	}
+	c.render(x, c.page(x, "index", counts))
+	return nil
+}
+
+// dashboardCounts are the dashboard's numbers (dashboardInfo in Java):
+// jobs, logs and successful logs of the report, distinct executor
+// addresses of all groups.
+func (c *Console) dashboardCounts(x *exchange) (IndexData, error) {
+	jobs, err := c.store.JobFindAllCount(x.ctx)
+	if err != nil {
+		return IndexData{}, err
 	}
 	total, err := c.store.ReportTotal(x.ctx)
 	if err != nil {
-		return err
+		return IndexData{}, err
 	}
 	groups, err := c.store.GroupFindAll(x.ctx)
 	if err != nil {
-		return err
+		return IndexData{}, err
 	}
 	addresses := map[string]bool{}
 	for _, g := range groups {
@@ -31,9 +43,8 @@ func (c *Console) index(x *exchange) error {
 			addresses[a] = true
 		}
 	}
-	c.render(x, c.page(x, "index", IndexData{JobInfoCount: jobs, JobLogCount: total.Running + total.Success + total.Fail,
-		JobLogSuccessCount: total.Success, ExecutorCount: len(addresses)}))
-	return nil
+	return IndexData{JobInfoCount: jobs, JobLogCount: total.Running + total.Success + total.Fail,
+		JobLogSuccessCount: total.Success, ExecutorCount: len(addresses)}, nil
 }
 
 // help is the tutorial page.
@@ -99,9 +110,54 @@ func (c *Console) logout(x *exchange) error {
 	return nil
 }
 
-// chartInfo is the dashboard report (console.md §3): one entry per report
-// row in the range, or the last 7 days with zeros when there is none. The
-// keys are written in the Java admin's HashMap order.
+// chart is the dashboard report of a date range (console.md §3): one
+// entry per report row in the range, or the last 7 days with zeros when
+// there is none. Both consoles answer it; each writes it its own way.
+type chart struct {
+	TriggerDayList             []string `json:"triggerDayList"`
+	TriggerDayCountRunningList []int    `json:"triggerDayCountRunningList"`
+	TriggerDayCountSucList     []int    `json:"triggerDayCountSucList"`
+	TriggerDayCountFailList    []int    `json:"triggerDayCountFailList"`
+	TriggerCountRunningTotal   int      `json:"triggerCountRunningTotal"`
+	TriggerCountSucTotal       int      `json:"triggerCountSucTotal"`
+	TriggerCountFailTotal      int      `json:"triggerCountFailTotal"`
+}
+
+func (c *Console) chartData(x *exchange, start, end *time.Time) (chart, error) {
+	var rows []schema.LogReport
+	if start != nil && end != nil {
+		var err error
+		if rows, err = c.store.ReportQuery(x.ctx, *start, *end); err != nil {
+			return chart{}, err
+		}
+	}
+	ch := chart{TriggerDayList: []string{}, TriggerDayCountRunningList: []int{}, TriggerDayCountSucList: []int{}, TriggerDayCountFailList: []int{}}
+	for _, r := range rows {
+		if r.TriggerDay == nil {
+			continue
+		}
+		ch.TriggerDayList = append(ch.TriggerDayList, r.TriggerDay.In(c.cfg.Loc).Format(time.DateOnly))
+		ch.TriggerDayCountRunningList = append(ch.TriggerDayCountRunningList, r.RunningCount)
+		ch.TriggerDayCountSucList = append(ch.TriggerDayCountSucList, r.SucCount)
+		ch.TriggerDayCountFailList = append(ch.TriggerDayCountFailList, r.FailCount)
+		ch.TriggerCountRunningTotal += r.RunningCount
+		ch.TriggerCountSucTotal += r.SucCount
+		ch.TriggerCountFailTotal += r.FailCount
+	}
+	if len(ch.TriggerDayList) == 0 {
+		today := c.now().In(c.cfg.Loc)
+		for i := 6; i >= 0; i-- {
+			ch.TriggerDayList = append(ch.TriggerDayList, today.AddDate(0, 0, -i).Format(time.DateOnly))
+			ch.TriggerDayCountRunningList = append(ch.TriggerDayCountRunningList, 0)
+			ch.TriggerDayCountSucList = append(ch.TriggerDayCountSucList, 0)
+			ch.TriggerDayCountFailList = append(ch.TriggerDayCountFailList, 0)
+		}
+	}
+	return ch, nil
+}
+
+// chartInfo answers the report in the 2.4.2 admin's ReturnT, with the keys
+// in its HashMap's order.
 func (c *Console) chartInfo(x *exchange) error {
 	start, err := c.formDate(x.form, "startDate")
 	if err != nil {
@@ -111,37 +167,19 @@ func (c *Console) chartInfo(x *exchange) error {
 	if err != nil {
 		return err
 	}
-	var rows []schema.LogReport
-	if start != nil && end != nil {
-		if rows, err = c.store.ReportQuery(x.ctx, *start, *end); err != nil {
-			return err
-		}
-	}
-	days, running, suc, fails := []string{}, []int{}, []int{}, []int{}
-	var tr, ts, tf int
-	for _, r := range rows {
-		if r.TriggerDay == nil {
-			continue
-		}
-		days = append(days, r.TriggerDay.In(c.cfg.Loc).Format(time.DateOnly))
-		running, suc, fails = append(running, r.RunningCount), append(suc, r.SucCount), append(fails, r.FailCount)
-		tr, ts, tf = tr+r.RunningCount, ts+r.SucCount, tf+r.FailCount
-	}
-	if len(days) == 0 {
-		today := c.now().In(c.cfg.Loc)
-		for i := 6; i >= 0; i-- {
-			days = append(days, today.AddDate(0, 0, -i).Format(time.DateOnly))
-			running, suc, fails = append(running, 0), append(suc, 0), append(fails, 0)
-		}
+	ch, err := c.chartData(x, start, end)
+	if err != nil {
+		return err
 	}
 	var b bytes.Buffer
 	b.WriteString(`{"code":200,"msg":null,"content":{"triggerCountFailTotal":`)
-	b.Write(jackson(tf))
+	b.Write(jackson(ch.TriggerCountFailTotal))
 	for _, kv := range []struct {
 		k string
 		v any
-	}{{"triggerDayList", days}, {"triggerDayCountRunningList", running}, {"triggerCountSucTotal", ts},
-		{"triggerDayCountFailList", fails}, {"triggerCountRunningTotal", tr}, {"triggerDayCountSucList", suc}} {
+	}{{"triggerDayList", ch.TriggerDayList}, {"triggerDayCountRunningList", ch.TriggerDayCountRunningList},
+		{"triggerCountSucTotal", ch.TriggerCountSucTotal}, {"triggerDayCountFailList", ch.TriggerDayCountFailList},
+		{"triggerCountRunningTotal", ch.TriggerCountRunningTotal}, {"triggerDayCountSucList", ch.TriggerDayCountSucList}} {
 		b.WriteString(`,"` + kv.k + `":`)
 		b.Write(jackson(kv.v))
 	}

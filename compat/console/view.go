@@ -162,7 +162,22 @@ func templateDir(gen3 bool) string {
 	return "templates"
 }
 
-// loadViews parses layout.html with each page template of dir.
+// sharedTemplates are partials both consoles' pages may use.
+const sharedTemplates = "templates/shared/*.html"
+
+// ParsePage parses one page of a template directory (templates for the
+// 2.4.2 console, v3/templates for the 3.4.2 one) with its layout and the
+// shared partials, as the console does once at start.
+func ParsePage(files fs.FS, dir, name string) (*template.Template, error) {
+	shared, err := fs.Glob(files, sharedTemplates)
+	if err != nil {
+		return nil, err
+	}
+	return template.New(name).Funcs(TemplateFuncs()).ParseFS(files, append([]string{dir + "/layout.html", dir + "/" + name + ".html"}, shared...)...)
+}
+
+// loadViews parses layout.html and the shared partials with each page
+// template of dir.
 func loadViews(files fs.FS, dir string) (*views, error) {
 	v := &views{pages: map[string]*template.Template{}}
 	names, err := fs.Glob(files, dir+"/*.html")
@@ -174,7 +189,7 @@ func loadViews(files fs.FS, dir string) (*views, error) {
 		if name == "layout" {
 			continue
 		}
-		t, err := template.New(name).Funcs(TemplateFuncs()).ParseFS(files, dir+"/layout.html", path)
+		t, err := ParsePage(files, dir, name)
 		if err != nil {
 			return nil, fmt.Errorf("parse template %s: %w", name, err)
 		}

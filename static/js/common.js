@@ -39,8 +39,17 @@
     lang: body.getAttribute('data-lang') || 'zh_CN',
     page: body.getAttribute('data-page') || '',
     data: island('page-data'),
-    texts: texts
+    texts: texts,
+    // the 3.4.2 console (a 3.x database): its login, endpoints and
+    // Response envelope ({code, msg, data}) where 2.4.2 has ReturnT
+    gen3: body.getAttribute('data-gen') === '3'
   };
+
+  // The endpoints and texts that differ between the two consoles.
+  XJ.paths = XJ.gen3
+    ? { login: '/auth/login', logout: '/auth/logout', updatePwd: '/auth/updatePwd' }
+    : { login: '/toLogin', logout: '/logout', updatePwd: '/user/updatePwd' };
+  var lengthLimitKey = XJ.gen3 ? 'system_length_limit' : 'system_lengh_limit';
 
   /** t returns the bundle text of key (the key itself when missing). */
   XJ.t = function (key) {
@@ -155,8 +164,22 @@
 
   // ---------------------------------------------------------------- ajax
 
+  // toLogin goes to the login page; a page inside a tab of the 3.x frame
+  // takes the whole window there.
   function toLogin() {
-    window.location.href = XJ.url('/toLogin');
+    var w = window;
+    try {
+      if (window.top && window.top !== window && window.top.location.origin === window.location.origin) {
+        w = window.top;
+      }
+    } catch (e) { /* another origin: stay in this frame */ }
+    w.location.href = XJ.url(XJ.paths.login);
+  }
+
+  // notLoggedIn tells xxl-sso's answer to a call without a login (3.x).
+  function notLoggedIn(answer) {
+    return XJ.gen3 && answer && String(answer.code) === '500' && typeof answer.msg === 'string' &&
+      answer.msg.indexOf('XxlSsoException: not login') >= 0;
   }
 
   // send runs an XHR that answers JSON: it resolves with the decoded answer
@@ -170,6 +193,14 @@
       dataType: 'json',
       headers: { 'X-Requested-With': 'XMLHttpRequest' }
     }, settings)).done(function (answer) {
+      if (notLoggedIn(answer)) {
+        toLogin();
+        return;
+      }
+      // One name for the payload: ReturnT calls it content, Response data.
+      if (answer && typeof answer === 'object' && !('content' in answer) && ('data' in answer)) {
+        answer.content = answer.data;
+      }
       d.resolve(answer);
     }).fail(function (xhr) {
       var type = (xhr && xhr.getResponseHeader && xhr.getResponseHeader('Content-Type')) || '';
@@ -544,7 +575,7 @@
     $(document).on('click', '.xj-logout', function (e) {
       e.preventDefault();
       XJ.confirm(XJ.t('logout_confirm')).done(function () {
-        XJ.post('/logout').done(function (answer) {
+        XJ.post(XJ.paths.logout).done(function (answer) {
           if (XJ.ok(answer)) {
             toLogin();
           } else {
@@ -567,15 +598,15 @@
       messages: {
         oldPassword: {
           required: XJ.t('system_please_input') + XJ.t('change_pwd_field_oldpwd'),
-          rangelength: XJ.t('system_lengh_limit') + '[4-20]'
+          rangelength: XJ.t(lengthLimitKey) + '[4-20]'
         },
         password: {
           required: XJ.t('system_please_input') + XJ.t('change_pwd_field_newpwd'),
-          rangelength: XJ.t('system_lengh_limit') + '[4-20]'
+          rangelength: XJ.t(lengthLimitKey) + '[4-20]'
         }
       },
       submitHandler: function () {
-        XJ.post('/user/updatePwd', {
+        XJ.post(XJ.paths.updatePwd, {
           password: $form.find('[name=password]').val(),
           oldPassword: $form.find('[name=oldPassword]').val()
         }).done(function (answer) {
@@ -585,7 +616,7 @@
           }
           $pm.modal('hide');
           XJ.alert(XJ.t('change_pwd_suc_to_logout')).done(function () {
-            XJ.post('/logout').always(toLogin);
+            XJ.post(XJ.paths.logout).always(toLogin);
           });
         }).fail(function (message) { XJ.alert(message); });
       }
