@@ -1,11 +1,12 @@
 // Package metrics exposes the admin's state in the Prometheus format at
 // <context path>/actuator/prometheus, the Spring Boot path. The core
 // packages declare small observer interfaces; Metrics implements them all,
-// and pulls the gauges (pool queues, connections, database errors) from
-// their owners at scrape time.
+// and pulls the gauges (pool queues, connections, database errors and
+// reachability) from their owners at scrape time.
 package metrics
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"time"
@@ -133,10 +134,29 @@ func (m *Metrics) WatchPools(stats func() trigger.Stats) {
 	)
 }
 
-// WatchStore reads the database error count at every scrape.
-func (m *Metrics) WatchStore(errors func() int64) {
-	m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: ns, Name: "database_errors_total",
-		Help: "Statements, transactions and pings the database failed."}, func() float64 { return float64(errors()) }))
+// pingTimeout bounds the scrape-time database ping, as the health
+// endpoint bounds its own: a hung database reads as down, not as a hung
+// scrape.
+const pingTimeout = 2 * time.Second
+
+// WatchStore reads the database error count at every scrape, and pings the
+// database then: xxl_job_database_up is what /actuator/health would answer
+// (1 UP, 0 DOWN), so an alert on it needs no probe of its own.
+func (m *Metrics) WatchStore(errors func() int64, ping func(context.Context) error) {
+	m.reg.MustRegister(
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: ns, Name: "database_errors_total",
+			Help: "Statements, transactions and pings the database failed."}, func() float64 { return float64(errors()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: ns, Name: "database_up",
+			Help: "1 when the database answered a ping at this scrape (within 2 s), else 0."},
+			func() float64 {
+				ctx, cancel := context.WithTimeout(context.Background(), pingTimeout)
+				defer cancel()
+				if ping(ctx) != nil {
+					return 0
+				}
+				return 1
+			}),
+	)
 }
 
 // WatchHTTP reads the HTTP server's connections at every scrape.
