@@ -42,7 +42,7 @@ func New(b Build) *Metrics {
 	m := &Metrics{
 		reg: prometheus.NewRegistry(),
 		triggers: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Name: "triggers_total",
-			Help: "Triggers run, by trigger type and result (success, fail, rejected by a full pool, misfired: a planned fire an overloaded admin skipped)."},
+			Help: "Triggers run, by trigger type and result (success, fail, rejected by a full pool, misfired: a planned fire over 5 s late, skipped by its misfire strategy DO_NOTHING)."},
 			[]string{"trigger_type", "result"}),
 		lateness: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: ns, Name: "trigger_lateness_seconds",
 			Help:    "How late scheduled fires were handed to the trigger pools after their planned time.",
@@ -80,6 +80,13 @@ func (m *Metrics) Fired(lateness time.Duration) { m.lateness.Observe(max(latenes
 
 // LockWaited implements schedule.Observer.
 func (m *Metrics) LockWaited(wait time.Duration) { m.lockWait.Observe(wait.Seconds()) }
+
+// Skipped implements schedule.Observer: fires the scheduler read over 5 s
+// late and dropped (DO_NOTHING) are misfired CRON triggers, as are those
+// the pools could not send in time.
+func (m *Metrics) Skipped(n int) {
+	m.triggers.WithLabelValues(string(trigger.TypeCron), trigger.ResultMisfired).Add(float64(n))
+}
 
 // CallbackItems implements thread.CallbackObserver.
 func (m *Metrics) CallbackItems(result string, n int) {

@@ -36,6 +36,7 @@ func TestMetricsExposition(t *testing.T) {
 	m.Fired(1500 * time.Millisecond)
 	m.Fired(-time.Second) // early (a clock step): counted as on time
 	m.LockWaited(20 * time.Millisecond)
+	m.Skipped(2)
 	m.CallbackItems(thread.CallbackFinished, 40)
 	m.CallbackItems(thread.CallbackUnknown, 3)
 	m.Alarm("email", false)
@@ -47,6 +48,7 @@ func TestMetricsExposition(t *testing.T) {
 	for _, want := range []string{
 		`xxl_job_triggers_total{result="success",trigger_type="CRON"} 2`,
 		`xxl_job_triggers_total{result="rejected",trigger_type="MANUAL"} 1`,
+		`xxl_job_triggers_total{result="misfired",trigger_type="CRON"} 2`,
 		`xxl_job_trigger_lateness_seconds_bucket{le="2"} 2`,
 		`xxl_job_trigger_lateness_seconds_bucket{le="1"} 1`,
 		`xxl_job_trigger_lateness_seconds_count 2`,
