@@ -62,7 +62,7 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 	if cfg.Exposes("prometheus") {
 		b := Build()
 		m = metrics.New(metrics.Build{Version: b.Version, Commit: b.Commit, Go: b.Go})
-		m.WatchStore(store.Errors)
+		m.WatchStore(store.Errors, store.Ping)
 	}
 	obs := observersOf(m)
 	// Every sender of both pools keeps its executor connection between

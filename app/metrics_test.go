@@ -33,6 +33,7 @@ func TestMetricsEndpoint(t *testing.T) {
 		`xxl_job_trigger_pool_queued{pool="fast"} 0`,
 		`xxl_job_http_connections_open `,
 		`xxl_job_database_errors_total 0`,
+		`xxl_job_database_up 1`,
 		`xxl_job_build_info{`,
 	} {
 		if !strings.Contains(body, want) {

@@ -1,11 +1,12 @@
 // Package metrics exposes the admin's state in the Prometheus format at
 // <context path>/actuator/prometheus, the Spring Boot path. The core
 // packages declare small observer interfaces; Metrics implements them all,
-// and pulls the gauges (pool queues, connections, database errors) from
-// their owners at scrape time.
+// and pulls the gauges (pool queues, connections, database errors and
+// reachability) from their owners at scrape time.
 package metrics
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"time"
@@ -41,7 +42,7 @@ func New(b Build) *Metrics {
 	m := &Metrics{
 		reg: prometheus.NewRegistry(),
 		triggers: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Name: "triggers_total",
-			Help: "Triggers run, by trigger type and result (success, fail, rejected by a full pool, misfired: a planned fire an overloaded admin skipped)."},
+			Help: "Triggers run, by trigger type and result (success, fail, rejected by a full pool, misfired: a planned fire over 5 s late, skipped by its misfire strategy DO_NOTHING)."},
 			[]string{"trigger_type", "result"}),
 		lateness: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: ns, Name: "trigger_lateness_seconds",
 			Help:    "How late scheduled fires were handed to the trigger pools after their planned time.",
@@ -79,6 +80,13 @@ func (m *Metrics) Fired(lateness time.Duration) { m.lateness.Observe(max(latenes
 
 // LockWaited implements schedule.Observer.
 func (m *Metrics) LockWaited(wait time.Duration) { m.lockWait.Observe(wait.Seconds()) }
+
+// Skipped implements schedule.Observer: fires the scheduler read over 5 s
+// late and dropped (DO_NOTHING) are misfired CRON triggers, as are those
+// the pools could not send in time.
+func (m *Metrics) Skipped(n int) {
+	m.triggers.WithLabelValues(string(trigger.TypeCron), trigger.ResultMisfired).Add(float64(n))
+}
 
 // CallbackItems implements thread.CallbackObserver.
 func (m *Metrics) CallbackItems(result string, n int) {
@@ -133,10 +141,29 @@ func (m *Metrics) WatchPools(stats func() trigger.Stats) {
 	)
 }
 
-// WatchStore reads the database error count at every scrape.
-func (m *Metrics) WatchStore(errors func() int64) {
-	m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: ns, Name: "database_errors_total",
-		Help: "Statements, transactions and pings the database failed."}, func() float64 { return float64(errors()) }))
+// pingTimeout bounds the scrape-time database ping, as the health
+// endpoint bounds its own: a hung database reads as down, not as a hung
+// scrape.
+const pingTimeout = 2 * time.Second
+
+// WatchStore reads the database error count at every scrape, and pings the
+// database then: xxl_job_database_up is what /actuator/health would answer
+// (1 UP, 0 DOWN), so an alert on it needs no probe of its own.
+func (m *Metrics) WatchStore(errors func() int64, ping func(context.Context) error) {
+	m.reg.MustRegister(
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: ns, Name: "database_errors_total",
+			Help: "Statements, transactions and pings the database failed."}, func() float64 { return float64(errors()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: ns, Name: "database_up",
+			Help: "1 when the database answered a ping at this scrape (within 2 s), else 0."},
+			func() float64 {
+				ctx, cancel := context.WithTimeout(context.Background(), pingTimeout)
+				defer cancel()
+				if ping(ctx) != nil {
+					return 0
+				}
+				return 1
+			}),
+	)
 }
 
 // WatchHTTP reads the HTTP server's connections at every scrape.

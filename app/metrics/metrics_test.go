@@ -1,6 +1,8 @@
 package metrics
 
 import (
+	"context"
+	"errors"
 	"io"
 	"net/http/httptest"
 	"strings"
@@ -26,7 +28,7 @@ func TestMetricsExposition(t *testing.T) {
 	m := New(Build{Version: "1.2.3", Commit: "abc", Go: "go1.26.8"})
 	stats := trigger.Stats{Fast: trigger.PoolStats{Queued: 3, Capacity: 6000, Workers: 12}, Rejected: 2, Demoted: 1, SlowRouted: 5, Stuck: 4}
 	m.WatchPools(func() trigger.Stats { return stats })
-	m.WatchStore(func() int64 { return 7 })
+	m.WatchStore(func() int64 { return 7 }, func(context.Context) error { return nil })
 	m.WatchHTTP(func() int64 { return 9 }, func() int64 { return 1 }, 8192)
 	m.Triggered(trigger.TypeCron, trigger.ResultSuccess)
 	m.Triggered(trigger.TypeCron, trigger.ResultSuccess)
@@ -34,6 +36,7 @@ func TestMetricsExposition(t *testing.T) {
 	m.Fired(1500 * time.Millisecond)
 	m.Fired(-time.Second) // early (a clock step): counted as on time
 	m.LockWaited(20 * time.Millisecond)
+	m.Skipped(2)
 	m.CallbackItems(thread.CallbackFinished, 40)
 	m.CallbackItems(thread.CallbackUnknown, 3)
 	m.Alarm("email", false)
@@ -45,6 +48,7 @@ func TestMetricsExposition(t *testing.T) {
 	for _, want := range []string{
 		`xxl_job_triggers_total{result="success",trigger_type="CRON"} 2`,
 		`xxl_job_triggers_total{result="rejected",trigger_type="MANUAL"} 1`,
+		`xxl_job_triggers_total{result="misfired",trigger_type="CRON"} 2`,
 		`xxl_job_trigger_lateness_seconds_bucket{le="2"} 2`,
 		`xxl_job_trigger_lateness_seconds_bucket{le="1"} 1`,
 		`xxl_job_trigger_lateness_seconds_count 2`,
@@ -62,6 +66,7 @@ func TestMetricsExposition(t *testing.T) {
 		`xxl_job_trigger_pool_demoted_jobs 1`,
 		`xxl_job_triggers_stuck 4`,
 		`xxl_job_database_errors_total 7`,
+		`xxl_job_database_up 1`,
 		`xxl_job_http_connections_open 9`,
 		`xxl_job_http_connections_max 8192`,
 		`xxl_job_http_connection_waits_total 1`,
@@ -78,5 +83,25 @@ func TestMetricsExposition(t *testing.T) {
 	stats.Fast.Queued = 5
 	if !strings.Contains(scrape(t, m), `xxl_job_trigger_pool_queued{pool="fast"} 5`) {
 		t.Error("pool gauges are not read at scrape time")
+	}
+}
+
+// TestDatabaseUp: the gauge pings at every scrape, with a deadline, and
+// reads 0 while the ping fails.
+func TestDatabaseUp(t *testing.T) {
+	m := New(Build{})
+	var down error
+	m.WatchStore(func() int64 { return 0 }, func(ctx context.Context) error {
+		if _, ok := ctx.Deadline(); !ok {
+			t.Error("database ping without a deadline")
+		}
+		return down
+	})
+	if out := scrape(t, m); !strings.Contains(out, "xxl_job_database_up 1\n") {
+		t.Errorf("up: %s", out)
+	}
+	down = errors.New("dial tcp 127.0.0.1:3306: connection refused")
+	if out := scrape(t, m); !strings.Contains(out, "xxl_job_database_up 0\n") {
+		t.Errorf("down: %s", out)
 	}
 }

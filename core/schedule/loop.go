@@ -102,14 +102,14 @@ func (s *Scheduler) runLoop(ctx, dbCtx context.Context) {
 // read, and a failed or conflicting round changes nothing anywhere.
 func (s *Scheduler) round(ctx context.Context) (int, error) {
 	var acts []action
-	var read int
+	var read, skipped int
 	reachedCommit := false
 	asked := time.Now()
 	err := s.cfg.Store.WithScheduleLock(ctx, func(tx *schema.Store) error {
 		if s.cfg.Observer != nil {
 			s.cfg.Observer.LockWaited(time.Since(asked))
 		}
-		acts, read, reachedCommit = acts[:0], 0, false
+		acts, read, skipped, reachedCommit = acts[:0], 0, 0, false
 		nowMs := s.cfg.Clock.Now().UnixMilli()
 		jobs, err := tx.JobScheduleQuery(ctx, nowMs+preReadMs, s.cfg.PreReadCount)
 		if err != nil {
@@ -120,6 +120,9 @@ func (s *Scheduler) round(ctx context.Context) (int, error) {
 		for i := range jobs {
 			j := &jobs[i]
 			from := j.TriggerNextTime
+			if skips(j, nowMs) {
+				skipped++
+			}
 			acts = append(acts, s.planner.plan(j, nowMs)...)
 			// Every job read is written back, as Java does; the write is
 			// conditional on the time read and batched (one statement per
@@ -148,6 +151,10 @@ func (s *Scheduler) round(ctx context.Context) (int, error) {
 	}
 	if len(acts) > 0 {
 		s.logPlanned(s.cfg.Log.Debug(), acts).Int("jobs", read).Msg("schedule round committed")
+	}
+	if skipped > 0 && s.cfg.Observer != nil {
+		// Counted once committed: a rolled-back round skipped nothing.
+		s.cfg.Observer.Skipped(skipped)
 	}
 	var rejected []entry
 	var firstErr error

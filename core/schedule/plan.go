@@ -40,7 +40,7 @@ type planner struct {
 func (p planner) plan(j *schema.JobInfo, nowMs int64) []action {
 	var out []action
 	switch next := j.TriggerNextTime; {
-	case nowMs > next+preReadMs: // A: misfired by more than 5 s
+	case misfired(next, nowMs): // A: misfired by more than 5 s
 		p.log.Warn().Int("jobId", j.ID).Int64("plannedMs", next).Str("misfireStrategy", j.MisfireStrategy).
 			Msg("schedule misfire")
 		if j.MisfireStrategy == misfireFireOnceNow {
@@ -59,6 +59,16 @@ func (p planner) plan(j *schema.JobInfo, nowMs int64) []action {
 		p.refresh(j, next)
 	}
 	return out
+}
+
+// misfired tells whether a fire planned at next, read at nowMs, is late
+// past the pre-read window (case A).
+func misfired(next, nowMs int64) bool { return nowMs > next+preReadMs }
+
+// skips tells whether plan drops the job's pending fire without firing
+// it: misfired, with a strategy other than FIRE_ONCE_NOW.
+func skips(j *schema.JobInfo, nowMs int64) bool {
+	return misfired(j.TriggerNextTime, nowMs) && misfireOf(j) != misfireFireOnceNow
 }
 
 // misfireOf is the job's misfire strategy for the pools; an unknown value

@@ -27,8 +27,8 @@ type Config struct {
 	// Clock defaults to clock.System.
 	Clock clock.Clock
 	Log   zerolog.Logger
-	// Observer sees each fire's lateness and each round's wait for the
-	// schedule lock (metrics); nil means none.
+	// Observer sees each fire's lateness, each round's wait for the
+	// schedule lock and its skipped misfires (metrics); nil means none.
 	Observer Observer
 }
 
@@ -38,6 +38,11 @@ type Observer interface {
 	Fired(lateness time.Duration)
 	// LockWaited reports how long a round waited for the schedule lock.
 	LockWaited(wait time.Duration)
+	// Skipped reports the planned fires a committed round dropped for
+	// being read over 5 s late with misfire strategy DO_NOTHING
+	// (scheduler.md §3.2 case A); FIRE_ONCE_NOW ones fire as MISFIRE
+	// triggers and are seen as triggers.
+	Skipped(n int)
 }
 
 const (
