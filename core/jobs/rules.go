@@ -26,10 +26,6 @@ type Rules struct {
 	// GlueChecks refuses a blank GLUE source before the remark, and a
 	// remark matching XssUtil's patterns after its length check.
 	GlueChecks bool
-	// FixRateWholeSeconds computes FIX_RATE fire times as 3.4.2's
-	// FixRateScheduleType: the rate read as a long, the time rounded up to
-	// a whole second.
-	FixRateWholeSeconds bool
 	// RemoveGroupRegistry removes the executor registrations of a removed
 	// group's AppName with it.
 	RemoveGroupRegistry bool
@@ -41,4 +37,4 @@ var Rules242 = Rules{}
 // Rules342 are the 3.4.2 admin's rules (XxlJobServiceImpl,
 // JobGroupController and JobCodeController of 3.4.2).
 var Rules342 = Rules{ChildDigits: true, SelfChild: true, TrimHandler: true, GroupXSS: true, HTTPAddresses: true,
-	GroupTitleMax: 64, GlueChecks: true, FixRateWholeSeconds: true, RemoveGroupRegistry: true}
+	GroupTitleMax: 64, GlueChecks: true, RemoveGroupRegistry: true}

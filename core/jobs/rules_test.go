@@ -203,34 +203,3 @@ func TestRules342Glue(t *testing.T) {
 		t.Errorf("remark with a pattern: %q", got)
 	}
 }
-
-// TestRules342FixRate: FIX_RATE times are rounded up to a whole second and
-// the rate is a long (answers of the 3.4.2 jar at 14:17:50.523: rate 10 →
-// 14:18:01, 14:18:11, …; rate 3000000000 accepted).
-func TestRules342FixRate(t *testing.T) {
-	s := storetest.OpenGen(t, schema.Gen3, storetest.SQLiteURL(t, ""), "", "")
-	now := time.Date(2026, 11, 27, 6, 17, 50, 523e6, time.UTC)
-	svc := newService342(s, now)
-	times, err := svc.NextTriggerTimes("FIX_RATE", "10", 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, tm := range times {
-		got = append(got, tm.Format("15:04:05.000"))
-	}
-	if strings.Join(got, " ") != "06:18:01.000 06:18:11.000 06:18:21.000" {
-		t.Errorf("times %v", got)
-	}
-	if times, err := svc.NextTriggerTimes("FIX_RATE", "3000000000", 1); err != nil || times[0].Year() != 2121 {
-		t.Errorf("long rate: %v %v", times, err)
-	}
-	if _, err := svc.NextTriggerTimes("FIX_RATE", "abc", 1); err == nil || refusal(t, err) != `Schedule TypeillegalFor input string: "abc"` {
-		t.Errorf("abc: %v", err)
-	}
-	// 2.4.2 keeps the milliseconds.
-	old := newService(s, "en", now)
-	if times, _ := old.NextTriggerTimes("FIX_RATE", "10", 1); times[0].Format("15:04:05.000") != "06:18:00.523" {
-		t.Errorf("2.4.2 time %v", times)
-	}
-}
