@@ -18,11 +18,22 @@ const (
 	// 66–80): an item is a child when StringTool.isNumeric accepts it
 	// (only Unicode decimal digits, so no sign) and Integer.parseInt's
 	// value is positive; an item naming the parent job itself is skipped
-	// without a line. Where Java's parseInt overflows (a numeric item over
+	// without a line, and a queued child's line ends "…: Success" where
+	// 2.4.2's ends "…: null". Where Java's parseInt overflows (a numeric item over
 	// 2147483647) the whole callback fails with NumberFormatException; we
 	// show the item as an invalid child instead.
 	ChildRule342
 )
+
+// triggerMsg is the trigger message a queued child's line shows: 2.4.2's
+// ReturnT.SUCCESS has none (MessageFormat prints "null"), 3.4.2's
+// Response.ofSuccess() carries "Success" (xxl-tool ResponseCode.SUCCESS).
+func (r ChildRule) triggerMsg() any {
+	if r == ChildRule342 {
+		return "Success"
+	}
+	return nil
+}
 
 // childID is the child job id an item names, if it names one.
 func (r ChildRule) childID(item string) (int, bool) {

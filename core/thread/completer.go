@@ -301,7 +301,7 @@ func (c *Completer) childText(childJobIDs string, parent int) (string, []int) {
 				continue
 			}
 			ids = append(ids, id)
-			b.WriteString(c.texts.Format("jobconf_callback_child_msg1", i+1, len(items), item, c.texts.Text("system_success"), nil))
+			b.WriteString(c.texts.Format("jobconf_callback_child_msg1", i+1, len(items), item, c.texts.Text("system_success"), c.rule.triggerMsg()))
 		} else {
 			b.WriteString(c.texts.Format("jobconf_callback_child_msg2", i+1, len(items), item))
 		}

@@ -16,7 +16,8 @@ import (
 
 // TestCallbackChildJobsByRule: the same child_jobid under both rules.
 // 3.4.2 (JobCompleter.java lines 58–88) skips the job itself without a
-// line and takes only digits, so "+2" is an invalid id and "５" job 5;
+// line and takes only digits, so "+2" is an invalid id and "５" job 5,
+// and a queued child's line carries Response.ofSuccess()'s "Success";
 // 2.4.2 triggers the job itself and reads "+2" as job 2.
 func TestCallbackChildJobsByRule(t *testing.T) {
 	const head = `<br><br><span style="color:#00c0ef;" > >>>>>>>>>>>Trigger child job<<<<<<<<<<< </span><br>`
@@ -29,8 +30,8 @@ func TestCallbackChildJobsByRule(t *testing.T) {
 	}{
 		{"3.4.2", ChildRule342, i18n.LoadFor(3, "en"), head +
 			`2/4 [Job ID=+2], Trigger Fail, Trigger msg: Job ID is illegal <br>` +
-			`3/4 [Job ID=3], Trigger success, Trigger msg: null <br>` +
-			`4/4 [Job ID=５], Trigger success, Trigger msg: null <br>`, []int{3, 5}},
+			`3/4 [Job ID=3], Trigger success, Trigger msg: Success <br>` +
+			`4/4 [Job ID=５], Trigger success, Trigger msg: Success <br>`, []int{3, 5}},
 		{"2.4.2", ChildRule242, i18n.Load("en"), head +
 			`1/4 [Job ID=1], Trigger success, Trigger msg: null <br>` +
 			`2/4 [Job ID=+2], Trigger success, Trigger msg: null <br>` +

@@ -22,13 +22,14 @@ const (
 //	xxl-job remoting error(D), for url : U           → Http Request Error (D). for url : U
 //	xxl-job remoting fail, StatusCode(N) invalid. for url : U → Http Request fail, statusCode(N) for url : U
 //
+// The detail is worded as the JDK words the same socket error (javaDetail).
 // ok is false for any other text (an executor's own answer, or an answer
 // the client could not decode, which 3.4.2 reports as a Gson exception we
 // do not imitate).
 func exception342(msg string) (string, bool) {
 	if rest, ok := strings.CutPrefix(msg, remotingErrorOpen); ok {
 		if i := strings.LastIndex(rest, remotingErrorURL); i >= 0 {
-			return "Http Request Error (" + rest[:i] + "). for url : " + rest[i+len(remotingErrorURL):], true
+			return "Http Request Error (" + javaDetail(rest[:i]) + "). for url : " + rest[i+len(remotingErrorURL):], true
 		}
 	}
 	if rest, ok := strings.CutPrefix(msg, statusFailOpen); ok {
@@ -37,4 +38,28 @@ func exception342(msg string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// javaSocketErrors are the JDK's messages for the socket errors Go reports
+// at the end of a dial or read error ("dial tcp h:p: connect: connection
+// refused"): what HttpURLConnection's exception says for the same failure.
+var javaSocketErrors = map[string]string{
+	"connection refused":       "Connection refused",
+	"connection reset by peer": "Connection reset",
+	"no route to host":         "No route to host",
+	"network is unreachable":   "Network is unreachable",
+}
+
+// javaDetail is the JDK's wording of a transport failure the client
+// reports in Go's words; other details (the client's own timeout texts,
+// already Java's) pass unchanged.
+func javaDetail(d string) string {
+	i := strings.LastIndex(d, ": ")
+	if i < 0 {
+		return d
+	}
+	if j, ok := javaSocketErrors[d[i+2:]]; ok {
+		return j
+	}
+	return d
 }
