@@ -37,7 +37,7 @@ func (s *Service) Start(ctx context.Context, id int) error {
 	if err != nil {
 		return err
 	}
-	s.log.Info().Int("job_id", id).Msg("job started")
+	s.audit(ctx, ActionJobStart, id, nil)
 	return nil
 }
 
@@ -72,7 +72,7 @@ func (s *Service) Stop(ctx context.Context, id int) error {
 	if err != nil {
 		return err
 	}
-	s.log.Info().Int("job_id", id).Msg("job stopped")
+	s.audit(ctx, ActionJobStop, id, nil)
 	return nil
 }
 
@@ -110,6 +110,6 @@ func (s *Service) Remove(ctx context.Context, id int) error {
 	if _, err := s.store.GlueDeleteByJob(ctx, id); err != nil {
 		return err
 	}
-	s.log.Info().Int("job_id", id).Msg("job removed")
+	s.audit(ctx, ActionJobRemove, id, nil)
 	return nil
 }
