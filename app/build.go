@@ -106,12 +106,12 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 		door = opt.ScheduleDoor(pools)
 	}
 	scheduler, err := schedule.New(schedule.Config{Store: store, Submit: door, PreReadCount: preRead,
-		Loc: time.Local, Clock: opt.Clock, Log: log, Observer: obs.schedule})
+		Loc: time.Local, FixRate: gen.fixRate, Clock: opt.Clock, Log: log, Observer: obs.schedule})
 	if err != nil {
 		return parts{}, fmt.Errorf("schedule: %w", err)
 	}
 
-	jobService := jobs.New(jobs.Config{Store: store, Texts: jobTexts, Loc: time.Local, Now: now, Log: log})
+	jobService := jobs.New(jobs.Config{Store: store, Texts: jobTexts, Loc: time.Local, FixRate: gen.fixRate, Now: now, Log: log})
 	web, err := console.New(console.Config{
 		Store:        store,
 		Jobs:         jobService,

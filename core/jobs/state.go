@@ -16,7 +16,7 @@ const preRead = 5 * time.Second
 
 // nextAfterPreRead is the next fire time of j after now + 5 s, in epoch ms.
 func (s *Service) nextAfterPreRead(j schema.JobInfo) (int64, bool) {
-	t, ok, err := cron.NextTime(j.ScheduleType, str(j.ScheduleConf), s.now().Add(preRead), s.loc)
+	t, ok, err := cron.NextTimeWith(s.fixRate, j.ScheduleType, str(j.ScheduleConf), s.now().Add(preRead), s.loc)
 	if err != nil || !ok {
 		return 0, false
 	}
