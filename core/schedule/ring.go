@@ -1,6 +1,9 @@
 package schedule
 
-import "sync"
+import (
+	"slices"
+	"sync"
+)
 
 // ringSlots is one slot per second of a minute (scheduler.md §3.3).
 const ringSlots = 60
@@ -16,8 +19,10 @@ type entry struct {
 }
 
 // ring is the in-memory time ring of one admin: second-of-minute → job
-// fires waiting for that second. Pushing appends, so duplicates survive as
-// in Java.
+// fires waiting for that second. A job fires once per planned second: a
+// round's compare-and-set never plans the same (job, second) twice, and
+// take drops a repeat anyway, as the 3.3.0 ring does (2.4.2's fired every
+// copy pushed).
 type ring struct {
 	mu      sync.Mutex
 	slots   [ringSlots][]entry
@@ -67,7 +72,11 @@ func (r *ring) take(second int64) []entry {
 	var out []entry
 	slot := int(floorMod(second, ringSlots))
 	for _, s := range []int{slot, (slot + ringSlots - 1) % ringSlots} {
-		out = append(out, r.slots[s]...)
+		for _, e := range r.slots[s] {
+			if !slices.ContainsFunc(out, func(o entry) bool { return o.jobID == e.jobID && o.planned == e.planned }) {
+				out = append(out, e)
+			}
+		}
 		r.n -= len(r.slots[s])
 		r.slots[s] = nil
 	}
