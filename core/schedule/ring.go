@@ -63,15 +63,18 @@ func (r *ring) push(e entry) bool {
 }
 
 // take removes and returns the entries of second (epoch seconds) and of
-// the second before it: the look-back that rescues a slot when a tick came
-// late.
+// the two seconds before it: the look-back that rescues the slots of a
+// tick that came up to two seconds late. 2.4.2 looked one second back, so
+// a tick two seconds late left a slot's fires waiting a whole minute;
+// 3.3.0 looks two back (JobScheduleHelper.java 3.4.2 line 220), and so do
+// we on both generations.
 func (r *ring) take(second int64) []entry {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.ticked = max(r.ticked, second)
 	var out []entry
 	slot := int(floorMod(second, ringSlots))
-	for _, s := range []int{slot, (slot + ringSlots - 1) % ringSlots} {
+	for _, s := range []int{slot, (slot + ringSlots - 1) % ringSlots, (slot + ringSlots - 2) % ringSlots} {
 		for _, e := range r.slots[s] {
 			if !slices.ContainsFunc(out, func(o entry) bool { return o.jobID == e.jobID && o.planned == e.planned }) {
 				out = append(out, e)
