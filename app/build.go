@@ -11,7 +11,6 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/compat/api"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/config"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/console"
-	"github.com/xxl-admin-go/xxl-admin-go/compat/i18n"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/openapi"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/core/alarm"
@@ -56,7 +55,13 @@ func observersOf(m *metrics.Metrics) observers {
 // Every trigger source gets the pools as its trigger door, and every
 // component the one clock; each component names itself in its log lines.
 func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, log zerolog.Logger) (parts, error) {
-	texts := i18n.Load(cfg.I18n)
+	// The database's generation decides which Java admin every part
+	// writes as: its bundle (trigger, completer, monitors, alarm, job
+	// service, console) and the few core behaviours 3.4.2 changed. The job
+	// service names its texts with 2.4.2's keys and reads 3.4.2's renamed
+	// ones from a 3.4.2 bundle.
+	gen := genOptions(store.Generation())
+	texts := gen.texts(cfg.I18n)
 	now := opt.Clock.Now
 	var m *metrics.Metrics
 	if cfg.Exposes("prometheus") {
@@ -71,7 +76,8 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 	client := api.NewClient(api.ClientConfig{AccessToken: cfg.AccessToken,
 		Timeout: cfg.ExecutorTimeout, CallLimit: max(api.DefaultCallLimit, cfg.ExecutorTimeout),
 		MaxIdleConnsPerHost: cfg.TriggerFastMax + cfg.TriggerSlowMax})
-	flow := trigger.NewFlow(trigger.FlowConfig{Store: store, Client: client, Texts: texts, Now: now, Log: log, Observer: obs.trigger})
+	flow := trigger.NewFlow(trigger.FlowConfig{Store: store, Client: client, Texts: texts, Layout: gen.layout, Now: now, Log: log,
+		Observer: obs.trigger})
 	// One schedule round hands over at most preRead triggers at once (a
 	// whole second of jobs that share a second), and full rounds follow
 	// each other. The fast queue holds ten such rounds, more than an
@@ -86,9 +92,9 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 	}
 
 	completer := thread.NewCompleter(thread.CompleterConfig{Store: store, Texts: texts, Trigger: pools, Now: now, Log: log,
-		Observer: obs.callbacks})
+		Observer: obs.callbacks, Children: gen.children})
 	failMonitor := thread.NewFailMonitor(thread.FailMonitorConfig{
-		Store: store, Texts: texts, Trigger: pools, Now: now, Log: log,
+		Store: store, Texts: texts, Trigger: pools, Now: now, Log: log, RetryColor: gen.retryColor,
 		Alarm:    alarm.New(alarm.Config{Mail: cfg.Mail, Alarm: cfg.Alarm, Observe: obs.alarm, Texts: texts, Log: log}),
 		Interval: opt.Tuning.FailInterval, StuckAfter: opt.Tuning.FailStuckAfter,
 	})
@@ -97,12 +103,12 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 		door = opt.ScheduleDoor(pools)
 	}
 	scheduler, err := schedule.New(schedule.Config{Store: store, Submit: door, PreReadCount: preRead,
-		Loc: time.Local, Clock: opt.Clock, Log: log, Observer: obs.schedule})
+		Loc: time.Local, FixRate: gen.fixRate, Clock: opt.Clock, Log: log, Observer: obs.schedule})
 	if err != nil {
 		return parts{}, fmt.Errorf("schedule: %w", err)
 	}
 
-	jobService := jobs.New(jobs.Config{Store: store, Texts: texts, Rules: jobRules(store.Generation()), Loc: time.Local,
+	jobService := jobs.New(jobs.Config{Store: store, Texts: texts, Rules: gen.jobRules, Loc: time.Local, FixRate: gen.fixRate,
 		Now: now, Log: log})
 	web, err := console.New(console.Config{
 		Store:        store,
@@ -168,11 +174,3 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 	}, nil
 }
 
-// jobRules are the job service's checks of the Java admin owning the
-// database: 3.4.2's on a 3.x schema.
-func jobRules(g schema.Generation) jobs.Rules {
-	if g == schema.Gen3 {
-		return jobs.Rules342
-	}
-	return jobs.Rules242
-}
