@@ -173,4 +173,3 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 		},
 	}, nil
 }
-
