@@ -23,6 +23,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -135,18 +136,37 @@ func printTable(out io.Writer, results []result, total time.Duration) {
 	fmt.Fprintf(out, "%d runs in %s\n", len(results), total.Round(time.Second))
 }
 
-// showLog prints the end of a run's go test output, for a run that did
-// not kill its mutant.
+// showLog prints the end of a run's test output, for a run that did not
+// kill its mutant.
 func showLog(out io.Writer, r result) {
 	b, err := os.ReadFile(r.log)
 	if err != nil {
 		return
 	}
-	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	lines := strings.Split(strings.TrimRight(plainOutput(b), "\n"), "\n")
 	if len(lines) > 30 {
 		lines = lines[len(lines)-30:]
 	}
-	fmt.Fprintf(out, "\n%s against %s: %s; the end of go test -json's output:\n%s\n", r.mutant, r.check, r.outcome, strings.Join(lines, "\n"))
+	fmt.Fprintf(out, "\n%s against %s: %s; the end of its output:\n%s\n", r.mutant, r.check, r.outcome, strings.Join(lines, "\n"))
+}
+
+// plainOutput turns go test -json output back into what go test -v
+// prints; lines that are not JSON (build errors) are kept as they are.
+func plainOutput(b []byte) string {
+	var sb strings.Builder
+	for _, line := range strings.Split(string(b), "\n") {
+		var e event
+		if err := json.Unmarshal([]byte(line), &e); err != nil || e.Action == "" {
+			if line != "" {
+				sb.WriteString(line + "\n")
+			}
+			continue
+		}
+		if e.Action == "output" {
+			sb.WriteString(e.Output)
+		}
+	}
+	return sb.String()
 }
 
 func clip(s string, n int) string {

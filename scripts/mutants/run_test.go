@@ -99,3 +99,15 @@ func TestChoosePlan(t *testing.T) {
 		t.Fatalf("%v %v", ms, err)
 	}
 }
+
+func TestPlainOutput(t *testing.T) {
+	in := `# example.com/x
+{"Action":"run","Test":"TestA"}
+{"Action":"output","Test":"TestA","Output":"=== RUN   TestA\n"}
+{"Action":"output","Test":"TestA","Output":"    a_test.go:3: 4 runs\n"}
+{"Action":"pass","Test":"TestA"}
+`
+	if got, want := plainOutput([]byte(in)), "# example.com/x\n=== RUN   TestA\n    a_test.go:3: 4 runs\n"; got != want {
+		t.Fatalf("%q, want %q", got, want)
+	}
+}
