@@ -62,17 +62,24 @@ type pairing struct {
 	admin   adminKind
 }
 
+// admin3x is our admin on the xxl-job 3.4.2 tables (it creates them on an
+// empty database with xxl.job.schema=3.4), served at the root as the Java
+// admin 3.4.2 is: executors are given the admin's address without a
+// context path.
+var admin3x = adminKind{name: "3.x", contextPath: "", args: []string{"--xxl.job.schema=3.4"}}
+
 // pairings are the executors of the live scenario and the admins they
-// talk to. The 3.4.2 executor is given the address with the context path:
-// from 3.4.1 on executors are configured without one only because the 3.4
-// admin serves at its root; the library still calls {admin}/api/<method>.
-// An admin on a 3.x database at context path "/" is one more line, e.g.
-// {"3.4.2", adminKind{name: "3.x", contextPath: "", args: [...]}}, once
-// the backend can prepare such a database.
+// talk to: every executor version against an admin on a 2.x database
+// (under /xxl-job-admin) and against one on a 3.x database (at the root,
+// where 3.4.1+ executors are configured without a context path; older
+// ones are given the same root address). The library calls
+// {admin}/api/<method> in every version.
 func pairings() []pairing {
 	var out []pairing
-	for _, v := range javaexec.Versions() {
-		out = append(out, pairing{v, admin2x})
+	for _, kind := range []adminKind{admin2x, admin3x} {
+		for _, v := range javaexec.Versions() {
+			out = append(out, pairing{v, kind})
+		}
 	}
 	return out
 }
