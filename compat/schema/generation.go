@@ -124,9 +124,17 @@ func indexesOf(g Generation) map[string]bool {
 	return indexes24
 }
 
+// ColScheduleTimezone is xxl_job_info's optional per-job time zone, named
+// and typed as the upstream proposal has it: NULL is the admin's own zone,
+// otherwise an IANA id CRON next times are computed in (other schedule
+// types ignore it). Java admins up to 3.4.2 neither read nor write it.
+const ColScheduleTimezone = "schedule_timezone"
+
 // optionalColumns are columns neither Java script creates that the admin
-// knows the meaning of; they may be present or not.
-var optionalColumns = map[string]map[string]bool{}
+// knows the meaning of, with their MySQL types; they may be present or not.
+var optionalColumns = map[string]map[string]string{
+	"xxl_job_info": {ColScheduleTimezone: "varchar(64)"},
+}
 
 // knownColumn tells whether a column belongs to either generation or is a
 // known optional one.
@@ -137,7 +145,8 @@ func knownColumn(table, column string) bool {
 	if _, ok := tables34[table][column]; ok {
 		return true
 	}
-	return optionalColumns[table][column]
+	_, ok := optionalColumns[table][column]
+	return ok
 }
 
 // detectGeneration places an existing schema: xxl_job_user.token exists
@@ -163,4 +172,7 @@ type Shape struct {
 	// ScheduleBatch is the jobs per schedule write-back statement (0: the
 	// default); not found but configured (SetScheduleBatchSize).
 	ScheduleBatch int
+	// ScheduleTimezone: xxl_job_info has the optional schedule_timezone
+	// column, so jobs are read and written with it.
+	ScheduleTimezone bool
 }

@@ -41,6 +41,10 @@ type JobInfo struct {
 	TriggerStatus          int
 	TriggerLastTime        int64 // epoch ms
 	TriggerNextTime        int64 // epoch ms
+	// ScheduleTimezone is the optional schedule_timezone column: nil (NULL)
+	// is the admin's zone, else an IANA id; always nil on a database
+	// without the column.
+	ScheduleTimezone *string
 }
 
 // JobLog is a row of xxl_job_log.

@@ -27,10 +27,13 @@ type PrepareOptions struct {
 
 // PrepareResult says what Prepare found and did, for the start-up log.
 type PrepareResult struct {
-	Generation   Generation // the database's generation
-	Created      bool       // the tables and seed rows were created
-	LockInserted bool       // the missing schedule_lock row was inserted
-	Warnings     []string   // accepted differences (widened types, extra indexes)
+	Generation Generation // the database's generation
+	// ScheduleTimezone: xxl_job_info has the optional schedule_timezone
+	// column (per-job time zones).
+	ScheduleTimezone bool
+	Created          bool     // the tables and seed rows were created
+	LockInserted     bool     // the missing schedule_lock row was inserted
+	Warnings         []string // accepted differences (widened types, extra indexes)
 }
 
 // Prepare makes the database usable without ever altering existing tables:
@@ -78,7 +81,7 @@ func (s *Store) checkAndCreate(ctx context.Context, opts PrepareOptions) (Prepar
 			}
 		} else {
 			res.Created, res.Generation = true, opts.Create
-			s.shape.Generation, s.shape.RegistryUnique = opts.Create, opts.Create == Gen3
+			s.shape.Generation, s.shape.RegistryUnique, s.shape.ScheduleTimezone = opts.Create, opts.Create == Gen3, false
 			return res, nil
 		}
 	}
@@ -87,7 +90,9 @@ func (s *Store) checkAndCreate(ctx context.Context, opts PrepareOptions) (Prepar
 	if err := checkColumns(found, gen, s.d.columnType, opts, &res); err != nil {
 		return res, err
 	}
-	shape := Shape{Generation: gen, ScheduleBatch: s.shape.ScheduleBatch}
+	_, zoned := found["xxl_job_info"][ColScheduleTimezone]
+	res.ScheduleTimezone = zoned
+	shape := Shape{Generation: gen, ScheduleBatch: s.shape.ScheduleBatch, ScheduleTimezone: zoned}
 	if err := s.checkIndexes(ctx, gen, &shape, &res); err != nil {
 		return res, err
 	}
@@ -192,6 +197,10 @@ func checkColumns(found map[string]map[string]string, gen Generation, columnType
 			}
 		}
 		for _, col := range sortedKeys(cols) {
+			if want, ok := optionalColumns[table][col]; ok {
+				checkOptional(table, col, cols[col], columnType(want), &problems, res)
+				continue
+			}
 			if knownColumn(table, col) {
 				continue
 			}
@@ -206,6 +215,19 @@ func checkColumns(found map[string]map[string]string, gen Generation, columnType
 		return fmt.Errorf("%w: %s database: %s; %s", ErrUnsupportedSchema, gen, strings.Join(problems, "; "), remedy(gen))
 	}
 	return nil
+}
+
+// checkOptional checks the type of an optional column the admin reads and
+// writes: it must hold text (the admin writes strings into it); another
+// text type than the declared one is accepted with a warning.
+func checkOptional(table, col, got, want string, problems *[]string, res *PrepareResult) {
+	switch {
+	case sameType(got, want):
+	case textCapacity(got) == 0:
+		*problems = append(*problems, fmt.Sprintf("column %s.%s is %s: it must be a text column (%s)", table, col, got, want))
+	default:
+		res.Warnings = append(res.Warnings, fmt.Sprintf("column %s.%s is %s, expected %s (accepted)", table, col, got, want))
+	}
 }
 
 // remedy says how to get a schema the admin accepts.

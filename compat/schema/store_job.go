@@ -2,24 +2,51 @@ package schema
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 
 	sq "github.com/Masterminds/squirrel"
 )
 
+// ErrNoScheduleTimezone is a job with a time zone written to a database
+// whose xxl_job_info has no schedule_timezone column.
+var ErrNoScheduleTimezone = errors.New("xxl_job_info has no schedule_timezone column")
+
+// jobColumns are the xxl_job_info columns of both Java generations, in
+// the order scanJob reads them; jobColumnsZoned adds the optional
+// schedule_timezone, read and written where the database has it.
 var jobColumns = []string{"id", "job_group", "job_desc", "add_time", "update_time", "author", "alarm_email",
 	"schedule_type", "schedule_conf", "misfire_strategy", "executor_route_strategy", "executor_handler",
 	"executor_param", "executor_block_strategy", "executor_timeout", "executor_fail_retry_count",
 	"glue_type", "glue_source", "glue_remark", "glue_updatetime", "child_jobid",
 	"trigger_status", "trigger_last_time", "trigger_next_time"}
 
+var jobColumnsZoned = append(slices.Clone(jobColumns), ColScheduleTimezone)
+
+// HasScheduleTimezone tells whether the database has the optional
+// xxl_job_info.schedule_timezone column (per-job time zones).
+func (s *Store) HasScheduleTimezone() bool { return s.shape.ScheduleTimezone }
+
+// jobCols are the columns jobs are read and written with.
+func (s *Store) jobCols() []string {
+	if s.shape.ScheduleTimezone {
+		return jobColumnsZoned
+	}
+	return jobColumns
+}
+
 func (s *Store) scanJob(sc scanner) (JobInfo, error) {
 	var j JobInfo
-	err := sc.Scan(&j.ID, &j.JobGroup, &j.JobDesc, s.scanTime(&j.AddTime), s.scanTime(&j.UpdateTime),
+	dest := []any{&j.ID, &j.JobGroup, &j.JobDesc, s.scanTime(&j.AddTime), s.scanTime(&j.UpdateTime),
 		&j.Author, &j.AlarmEmail, &j.ScheduleType, &j.ScheduleConf, &j.MisfireStrategy,
 		&j.ExecutorRouteStrategy, &j.ExecutorHandler, &j.ExecutorParam, &j.ExecutorBlockStrategy,
 		&j.ExecutorTimeout, &j.ExecutorFailRetryCount, &j.GlueType, &j.GlueSource, &j.GlueRemark,
-		s.scanTime(&j.GlueUpdatetime), &j.ChildJobID, &j.TriggerStatus, &j.TriggerLastTime, &j.TriggerNextTime)
+		s.scanTime(&j.GlueUpdatetime), &j.ChildJobID, &j.TriggerStatus, &j.TriggerLastTime, &j.TriggerNextTime}
+	if s.shape.ScheduleTimezone {
+		dest = append(dest, &j.ScheduleTimezone)
+	}
+	err := sc.Scan(dest...)
 	return j, err
 }
 
@@ -27,7 +54,7 @@ func (s *Store) jobs(ctx context.Context, b sq.SelectBuilder) ([]JobInfo, error)
 	return selectAll(ctx, s, b, s.scanJob)
 }
 
-func (s *Store) jobSelect() sq.SelectBuilder { return s.sb.Select(jobColumns...).From("xxl_job_info") }
+func (s *Store) jobSelect() sq.SelectBuilder { return s.sb.Select(s.jobCols()...).From("xxl_job_info") }
 
 // JobFilter holds the optional pageList conditions of xxl_job_info; the
 // zero value matches every job.
@@ -84,17 +111,30 @@ func (s *Store) JobCount(ctx context.Context, f JobFilter) (int, error) {
 	return n, nil
 }
 
-func (s *Store) jobValues(j JobInfo) []any {
-	return []any{j.JobGroup, j.JobDesc, s.dbTimePtr(j.AddTime), s.dbTimePtr(j.UpdateTime), j.Author, j.AlarmEmail,
+// jobValues are the values of jobCols()[1:]. A time zone where the
+// database has no column for it is refused, not dropped.
+func (s *Store) jobValues(j JobInfo) ([]any, error) {
+	v := []any{j.JobGroup, j.JobDesc, s.dbTimePtr(j.AddTime), s.dbTimePtr(j.UpdateTime), j.Author, j.AlarmEmail,
 		j.ScheduleType, j.ScheduleConf, j.MisfireStrategy, j.ExecutorRouteStrategy, j.ExecutorHandler,
 		j.ExecutorParam, j.ExecutorBlockStrategy, j.ExecutorTimeout, j.ExecutorFailRetryCount,
 		j.GlueType, j.GlueSource, j.GlueRemark, s.dbTimePtr(j.GlueUpdatetime), j.ChildJobID,
 		j.TriggerStatus, j.TriggerLastTime, j.TriggerNextTime}
+	switch {
+	case s.shape.ScheduleTimezone:
+		v = append(v, j.ScheduleTimezone)
+	case j.ScheduleTimezone != nil:
+		return nil, ErrNoScheduleTimezone
+	}
+	return v, nil
 }
 
 // JobSave is save: every column but id; returns the generated id.
 func (s *Store) JobSave(ctx context.Context, j JobInfo) (int, error) {
-	id, err := s.d.insertID(ctx, s.q, s.sb.Insert("xxl_job_info").Columns(jobColumns[1:]...).Values(s.jobValues(j)...))
+	vals, err := s.jobValues(j)
+	if err != nil {
+		return 0, fmt.Errorf("save job %q: %w", j.JobDesc, err)
+	}
+	id, err := s.d.insertID(ctx, s.q, s.sb.Insert("xxl_job_info").Columns(s.jobCols()[1:]...).Values(vals...))
 	if err != nil {
 		return 0, fmt.Errorf("save job %q: %w", j.JobDesc, err)
 	}
@@ -139,11 +179,16 @@ func (s *Store) JobUpdateGlue(ctx context.Context, j JobInfo) (int64, error) {
 	return n, nil
 }
 
-// JobUpdate is update: every column except id and add_time.
+// JobUpdate is update: every column except id and add_time (with
+// schedule_timezone where the database has it; a Java admin's update
+// leaves that column alone).
 func (s *Store) JobUpdate(ctx context.Context, j JobInfo) (int64, error) {
-	vals := s.jobValues(j)
+	vals, err := s.jobValues(j)
+	if err != nil {
+		return 0, fmt.Errorf("update job %d: %w", j.ID, err)
+	}
 	b := s.sb.Update("xxl_job_info")
-	for i, col := range jobColumns[1:] {
+	for i, col := range s.jobCols()[1:] {
 		if col == "add_time" {
 			continue
 		}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 
 	sq "github.com/Masterminds/squirrel"
 )
@@ -29,24 +30,37 @@ var ErrScheduleConflict = errors.New("job schedule moved by another writer since
 // thousands of jobs a second, their descriptions, GLUE sources and three
 // DATETIMEs each were most of the round's cost in the admin.
 func (s *Store) JobScheduleQuery(ctx context.Context, maxNextTime int64, size int) ([]JobInfo, error) {
-	b := page(s.sb.Select(scheduleColumns...).From("xxl_job_info").Where(sq.Eq{"trigger_status": 1}).
+	cols := scheduleColumns
+	if s.shape.ScheduleTimezone {
+		cols = scheduleColumnsZoned
+	}
+	b := page(s.sb.Select(cols...).From("xxl_job_info").Where(sq.Eq{"trigger_status": 1}).
 		Where(sq.LtOrEq{"trigger_next_time": maxNextTime}).OrderBy("id ASC"), 0, size)
 	if lock := s.d.lockSuffix(); lock != "" {
 		b = b.Suffix(lock)
 	}
-	j, err := selectAll(ctx, s, b, scanScheduleJob)
+	j, err := selectAll(ctx, s, b, s.scanScheduleJob)
 	if err != nil {
 		return nil, fmt.Errorf("pre-read jobs due by %d: %w", maxNextTime, err)
 	}
 	return j, nil
 }
 
-// scheduleColumns are the xxl_job_info columns a schedule round reads.
-var scheduleColumns = []string{"id", "job_group", "schedule_type", "schedule_conf", "misfire_strategy",
-	"trigger_status", "trigger_last_time", "trigger_next_time"}
+// scheduleColumns are the xxl_job_info columns a schedule round reads;
+// scheduleColumnsZoned adds the job's time zone where the column exists.
+var (
+	scheduleColumns = []string{"id", "job_group", "schedule_type", "schedule_conf", "misfire_strategy",
+		"trigger_status", "trigger_last_time", "trigger_next_time"}
+	scheduleColumnsZoned = append(slices.Clone(scheduleColumns), ColScheduleTimezone)
+)
 
-func scanScheduleJob(sc scanner) (JobInfo, error) {
+func (s *Store) scanScheduleJob(sc scanner) (JobInfo, error) {
 	var j JobInfo
+	if s.shape.ScheduleTimezone {
+		err := sc.Scan(&j.ID, &j.JobGroup, &j.ScheduleType, &j.ScheduleConf, &j.MisfireStrategy,
+			&j.TriggerStatus, &j.TriggerLastTime, &j.TriggerNextTime, &j.ScheduleTimezone)
+		return j, err
+	}
 	err := sc.Scan(&j.ID, &j.JobGroup, &j.ScheduleType, &j.ScheduleConf, &j.MisfireStrategy,
 		&j.TriggerStatus, &j.TriggerLastTime, &j.TriggerNextTime)
 	return j, err
