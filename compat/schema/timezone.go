@@ -20,6 +20,23 @@ func AddScheduleTimezoneSQL(b Backend) string {
 	return "ALTER TABLE xxl_job_info ADD COLUMN schedule_timezone varchar(64) DEFAULT NULL"
 }
 
+// AddScheduleTimezone adds the column with AddScheduleTimezoneSQL unless
+// it exists, and reads and writes jobs with it from then on. Prepare
+// never alters tables: this is for an operator's explicit step (and tests).
+func (s *Store) AddScheduleTimezone(ctx context.Context) error {
+	cols, err := s.d.columns(ctx, s.q, "xxl_job_info")
+	if err != nil {
+		return err
+	}
+	if _, ok := cols[ColScheduleTimezone]; !ok {
+		if _, err := s.q.ExecContext(ctx, AddScheduleTimezoneSQL(s.d.backend())); err != nil {
+			return fmt.Errorf("add xxl_job_info.%s: %w", ColScheduleTimezone, err)
+		}
+	}
+	s.shape.ScheduleTimezone = true
+	return nil
+}
+
 // ZonedJob is a running CRON job with a time zone of its own, as the
 // check for admins that ignore the zone reads it.
 type ZonedJob struct {

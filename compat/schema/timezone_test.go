@@ -160,3 +160,29 @@ func TestScheduleTimezoneColumnType(t *testing.T) {
 		}
 	})
 }
+
+// TestAddScheduleTimezone: the operator's step adds the column once (a
+// second call finds it) and the store uses it at once; an admin started
+// afterwards finds it.
+func TestAddScheduleTimezone(t *testing.T) {
+	forEachPrepared(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		for range 2 {
+			mustNoErr(t, s.AddScheduleTimezone(ctx))
+		}
+		if !s.HasScheduleTimezone() {
+			t.Fatal("HasScheduleTimezone = false after AddScheduleTimezone")
+		}
+		id, err := s.JobSave(ctx, JobInfo{JobGroup: 1, JobDesc: "z", ScheduleType: "NONE", MisfireStrategy: "DO_NOTHING",
+			GlueType: "BEAN", ScheduleTimezone: Ptr("UTC")})
+		mustNoErr(t, err)
+		if got := rawString(t, s, "SELECT schedule_timezone FROM xxl_job_info WHERE id = ?", id); got == nil || *got != "UTC" {
+			t.Errorf("stored %v", got)
+		}
+		res, err := s.Prepare(ctx, PrepareOptions{})
+		mustNoErr(t, err)
+		if !res.ScheduleTimezone || len(res.Warnings) > 0 {
+			t.Errorf("Prepare after AddScheduleTimezone: %+v", res)
+		}
+	})
+}

@@ -42,6 +42,10 @@ func (s *Service) add(ctx context.Context, tx *schema.Store, j schema.JobInfo, m
 	if err := s.checkSchedule(j, false); err != nil {
 		return 0, err
 	}
+	if err := s.checkZone(tx, j.ScheduleTimezone); err != nil {
+		return 0, err
+	}
+	j.ScheduleTimezone = storedZone(j.ScheduleTimezone)
 	if !knownGlueType(j.GlueType) {
 		return 0, s.refuse("jobinfo_field_gluetype", "system_unvalid")
 	}

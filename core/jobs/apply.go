@@ -302,6 +302,9 @@ func diff(old, j schema.JobInfo, running *bool) (fields []string, glue, run bool
 	eq("executorFailRetryCount", old.ExecutorFailRetryCount == j.ExecutorFailRetryCount)
 	eq("glueType", old.GlueType == j.GlueType)
 	eq("childJobId", normalChildren(str(old.ChildJobID)) == normalChildren(str(j.ChildJobID)))
+	if j.ScheduleTimezone != nil { // nil: the spec leaves the zone alone
+		eq("scheduleTimezone", zoneName(old.ScheduleTimezone) == zoneName(j.ScheduleTimezone))
+	}
 	if j.GlueSource != nil && str(old.GlueSource) != *j.GlueSource {
 		fields, glue = append(fields, "glueSource"), true
 	}

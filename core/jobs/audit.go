@@ -75,6 +75,7 @@ func jobDetail(j schema.JobInfo) func(e *zerolog.Event) {
 		e.Dict("job", zerolog.Dict().
 			Int("jobGroup", j.JobGroup).Str("jobDesc", loglimit.Cut(j.JobDesc)).Str("author", str(j.Author)).
 			Str("scheduleType", j.ScheduleType).Str("scheduleConf", str(j.ScheduleConf)).
+			Str("scheduleTimezone", zoneName(j.ScheduleTimezone)).
 			Str("glueType", j.GlueType).Str("executorHandler", str(j.ExecutorHandler)).
 			Str("executorParam", loglimit.Cut(str(j.ExecutorParam))).Str("executorRouteStrategy", str(j.ExecutorRouteStrategy)).
 			Str("childJobId", str(j.ChildJobID)).Int("executorFailRetryCount", j.ExecutorFailRetryCount).

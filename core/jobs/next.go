@@ -13,10 +13,26 @@ import (
 // refused with the schedule-type title, "illegal" and the Java exception
 // message, e.g. "Schedule TypeillegalFor input string: \"abc\"".
 func (s *Service) NextTriggerTimes(scheduleType, scheduleConf string, n int) ([]time.Time, error) {
+	return s.NextTriggerTimesIn(scheduleType, scheduleConf, "", n)
+}
+
+// NextTriggerTimesIn is NextTriggerTimes for a job with a time zone of its
+// own ("" the admin's): a CRON job's times are computed in it and given in
+// it. A zone that is not an IANA id is refused as add and update refuse it.
+func (s *Service) NextTriggerTimesIn(scheduleType, scheduleConf, zone string, n int) ([]time.Time, error) {
+	if zone != "" {
+		if err := cron.CheckZoneID(zone); err != nil {
+			return nil, s.zoneRefusal(err)
+		}
+	}
+	loc, err := s.locOf(scheduleType, &zone)
+	if err != nil {
+		return nil, s.zoneRefusal(err)
+	}
 	out := []time.Time{}
 	from := s.now()
 	for range n {
-		t, ok, err := cron.NextTimeWith(s.fixRate, scheduleType, scheduleConf, from, s.loc)
+		t, ok, err := cron.NextTimeWith(s.fixRate, scheduleType, scheduleConf, from, loc)
 		if err != nil {
 			return nil, &Refusal{Msg: s.texts.Text("schedule_type") + s.texts.Text("system_unvalid") + javaMessage(err)}
 		}

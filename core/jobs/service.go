@@ -66,7 +66,8 @@ type MayUseGroup func(groupID int) bool
 type Config struct {
 	Store *schema.Store
 	Texts Texts
-	// Loc is the zone cron expressions are evaluated in (the admin's zone).
+	// Loc is the zone cron expressions are evaluated in (the admin's zone),
+	// unless a job has a zone of its own (zone.go).
 	Loc *time.Location
 	// FixRate is how a FIX_RATE job's next time is computed (start, the
 	// schedule preview): cron.FixRate242 (the zero value) or cron.FixRate342.
@@ -82,8 +83,10 @@ type Config struct {
 type Service struct {
 	store   *schema.Store
 	texts   Texts
+	lang    string // the bundle's language, for the service's own texts
 	rules   Rules
 	loc     *time.Location
+	zones   cron.Zones // the jobs' own time zones, loaded once each
 	fixRate cron.FixRate
 	now     func() time.Time
 	log     zerolog.Logger
@@ -91,7 +94,7 @@ type Service struct {
 
 // New returns the service.
 func New(cfg Config) *Service {
-	s := &Service{store: cfg.Store, texts: keyedTexts{cfg.Texts}, rules: cfg.Rules, loc: cfg.Loc, fixRate: cfg.FixRate,
+	s := &Service{store: cfg.Store, texts: keyedTexts{cfg.Texts}, lang: bundleLang(cfg.Texts), rules: cfg.Rules, loc: cfg.Loc, fixRate: cfg.FixRate,
 		now: cfg.Now,
 		log: cfg.Log.With().Str("component", "jobs").Logger()}
 	if s.loc == nil {

@@ -14,10 +14,11 @@ import (
 // first fire time (Java: now + PRE_READ_MS).
 const preRead = 5 * time.Second
 
-// nextAfterPreRead is the next fire time of j after now + 5 s, in epoch ms.
+// nextAfterPreRead is the next fire time of j after now + 5 s, in epoch
+// ms, computed in the job's zone.
 func (s *Service) nextAfterPreRead(j schema.JobInfo) (int64, bool) {
-	t, ok, err := cron.NextTimeWith(s.fixRate, j.ScheduleType, str(j.ScheduleConf), s.now().Add(preRead), s.loc)
-	if err != nil || !ok {
+	t, ok := s.nextIn(j, s.now().Add(preRead))
+	if !ok {
 		return 0, false
 	}
 	return t.UnixMilli(), true

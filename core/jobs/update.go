@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/core/cron"
 )
 
 // Update validates and writes a job's editable fields (console.md §5
@@ -13,7 +14,9 @@ import (
 // schedule-lock transaction, so the fields update does not own — trigger
 // status, last trigger time, GLUE source — are written back as they are
 // now, never from a stale copy. A running job whose schedule changed gets
-// its next fire time after now + 5 s (the pre-read window).
+// its next fire time after now + 5 s (the pre-read window); so does a
+// running CRON job whose time zone changed. A nil ScheduleTimezone keeps
+// the stored zone.
 func (s *Service) Update(ctx context.Context, j schema.JobInfo, may MayUseGroup) error {
 	err := s.underLock(ctx, func(tx *schema.Store) error {
 		return s.update(ctx, tx, j, may)
@@ -31,6 +34,9 @@ func (s *Service) update(ctx context.Context, tx *schema.Store, j schema.JobInfo
 		return err
 	}
 	if err := s.checkSchedule(j, true); err != nil {
+		return err
+	}
+	if err := s.checkZone(tx, j.ScheduleTimezone); err != nil {
 		return err
 	}
 	if err := s.checkStrategies(j); err != nil {
@@ -53,8 +59,14 @@ func (s *Service) update(ctx context.Context, tx *schema.Store, j schema.JobInfo
 	if err != nil {
 		return err
 	}
+	zone := old.ScheduleTimezone
+	if j.ScheduleTimezone != nil {
+		zone = storedZone(j.ScheduleTimezone)
+	}
+	j.ScheduleTimezone = zone
+	zoneMoved := j.ScheduleType == cron.TypeCron && zoneName(zone) != zoneName(old.ScheduleTimezone)
 	next := old.TriggerNextTime
-	if old.TriggerStatus == 1 && (old.ScheduleType != j.ScheduleType || str(old.ScheduleConf) != str(j.ScheduleConf)) {
+	if old.TriggerStatus == 1 && (old.ScheduleType != j.ScheduleType || str(old.ScheduleConf) != str(j.ScheduleConf) || zoneMoved) {
 		t, ok := s.nextAfterPreRead(j)
 		if !ok {
 			return s.refuse("schedule_type", "system_unvalid")
@@ -67,6 +79,7 @@ func (s *Service) update(ctx context.Context, tx *schema.Store, j schema.JobInfo
 	old.ExecutorRouteStrategy, old.ExecutorHandler, old.ExecutorParam = j.ExecutorRouteStrategy, s.handler(j.ExecutorHandler), j.ExecutorParam
 	old.ExecutorBlockStrategy, old.ExecutorTimeout, old.ExecutorFailRetryCount = j.ExecutorBlockStrategy, j.ExecutorTimeout, j.ExecutorFailRetryCount
 	old.ChildJobID, old.TriggerNextTime, old.UpdateTime = children, next, &now
+	old.ScheduleTimezone = zone
 	if err := s.checkLengths(old); err != nil {
 		return err
 	}

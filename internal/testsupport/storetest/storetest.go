@@ -128,6 +128,17 @@ func OpenGen(t testing.TB, gen schema.Generation, url, user, pass string) *schem
 	return s
 }
 
+// WithScheduleTimezone adds the optional xxl_job_info.schedule_timezone
+// column (per-job time zones) to a prepared store's database and returns
+// the store, which reads and writes jobs with it from then on.
+func WithScheduleTimezone(t testing.TB, s *schema.Store) *schema.Store {
+	t.Helper()
+	if err := s.AddScheduleTimezone(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 // WaitScheduleLockWaiter returns once another session is blocked on the
 // schedule lock (MariaDB/MySQL and PostgreSQL report it); it fails the test if done
 // delivers first, i.e. the caller that should wait got through. SQLite has

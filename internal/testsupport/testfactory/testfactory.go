@@ -85,6 +85,7 @@ type JobOpts struct {
 	Status       int   // trigger_status
 	Last, Next   int64 // trigger_last_time, trigger_next_time (epoch ms)
 	At           time.Time
+	Zone         string // schedule_timezone (the store must have the column); "" NULL
 }
 
 // Job stores a job and returns it as read back.
@@ -125,6 +126,9 @@ func JobRow(o JobOpts) schema.JobInfo {
 	}
 	if j.ExecutorParam == nil {
 		j.ExecutorParam = schema.Ptr("")
+	}
+	if o.Zone != "" {
+		j.ScheduleTimezone = schema.Ptr(o.Zone)
 	}
 	return j
 }
