@@ -31,6 +31,7 @@ type action struct {
 // planner applies the three cases of scheduler.md §3.2 step 4 to a job.
 type planner struct {
 	loc     *time.Location
+	zones   *cron.Zones // the jobs' own time zones; nil loads them at each use
 	fixRate cron.FixRate
 	clock   clock.Clock
 	log     zerolog.Logger
@@ -81,15 +82,20 @@ func misfireOf(j *schema.JobInfo) string {
 	return "DO_NOTHING"
 }
 
-// refresh moves the job to its next fire time after fromMs; a job without
-// one (NONE, an expired cron, an unparseable conf) is switched off, and in
-// case C still fires the time already pushed.
+// refresh moves the job to its next fire time after fromMs, computed in
+// the job's zone (locOf); a job without one (NONE, an expired cron, an
+// unparseable conf, a time zone the tz database does not know) is switched
+// off, and in case C still fires the time already pushed.
 func (p planner) refresh(j *schema.JobInfo, fromMs int64) {
 	conf := ""
 	if j.ScheduleConf != nil {
 		conf = *j.ScheduleConf
 	}
-	next, ok, err := cron.NextTimeWith(p.fixRate, j.ScheduleType, conf, time.UnixMilli(fromMs), p.loc)
+	loc, err := p.locOf(j)
+	next, ok := time.Time{}, false
+	if err == nil {
+		next, ok, err = cron.NextTimeWith(p.fixRate, j.ScheduleType, conf, time.UnixMilli(fromMs), loc)
+	}
 	if err == nil && ok {
 		j.TriggerLastTime = j.TriggerNextTime
 		j.TriggerNextTime = next.UnixMilli()
@@ -97,8 +103,25 @@ func (p planner) refresh(j *schema.JobInfo, fromMs int64) {
 	}
 	j.TriggerStatus, j.TriggerLastTime, j.TriggerNextTime = 0, 0, 0
 	ev := p.log.Error().Int("jobId", j.ID).Str("scheduleType", j.ScheduleType).Str("scheduleConf", conf)
+	if j.ScheduleTimezone != nil {
+		ev = ev.Str("scheduleTimezone", *j.ScheduleTimezone)
+	}
 	if err != nil {
 		ev = ev.Err(err)
 	}
 	ev.Msg("no next trigger time, job stopped")
+}
+
+// locOf is the zone a job's next times are computed in: a CRON job's own
+// (xxl_job_info.schedule_timezone) when it has one, else the admin's. Jobs
+// without a zone compute exactly as before the column existed.
+func (p planner) locOf(j *schema.JobInfo) (*time.Location, error) {
+	if j.ScheduleType != cron.TypeCron || j.ScheduleTimezone == nil || *j.ScheduleTimezone == "" {
+		return p.loc, nil
+	}
+	zones := p.zones
+	if zones == nil {
+		zones = new(cron.Zones)
+	}
+	return zones.Load(*j.ScheduleTimezone, p.loc)
 }

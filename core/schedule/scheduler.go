@@ -96,7 +96,7 @@ func New(cfg Config) (*Scheduler, error) {
 		cfg.Clock = clock.System{}
 	}
 	cfg.Log = cfg.Log.With().Str("component", "schedule").Logger()
-	return &Scheduler{cfg: cfg, planner: planner{loc: cfg.Loc, fixRate: cfg.FixRate, clock: cfg.Clock, log: cfg.Log}}, nil
+	return &Scheduler{cfg: cfg, planner: planner{loc: cfg.Loc, zones: new(cron.Zones), fixRate: cfg.FixRate, clock: cfg.Clock, log: cfg.Log}}, nil
 }
 
 // Start launches the loop and the ring ticker.
