@@ -82,6 +82,9 @@ func exportJob(ctx context.Context, j schema.JobInfo, appname string, refs *refC
 		ExecutorBlockStrategy: j.ExecutorBlockStrategy, ExecutorTimeout: j.ExecutorTimeout,
 		ExecutorFailRetryCount: j.ExecutorFailRetryCount, GlueType: j.GlueType, GlueSource: j.GlueSource,
 		GlueRemark: j.GlueRemark, ChildJobs: []Ref{}, Running: j.TriggerStatus == 1}
+	if j.ScheduleTimezone != nil {
+		e.ScheduleTimezone = *j.ScheduleTimezone
+	}
 	if j.ChildJobID == nil {
 		return e, nil
 	}

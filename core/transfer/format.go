@@ -42,13 +42,17 @@ type Group struct {
 // when set, else Group + ExecutorHandler + JobDesc. Nullable columns are
 // pointers: null stays NULL.
 type Job struct {
-	Group                  string  `json:"group"` // the executor group's app name
-	Key                    string  `json:"key,omitempty"`
-	JobDesc                string  `json:"jobDesc"` // without the key marker
-	Author                 *string `json:"author"`
-	AlarmEmail             *string `json:"alarmEmail"`
-	ScheduleType           string  `json:"scheduleType"`
-	ScheduleConf           *string `json:"scheduleConf"`
+	Group        string  `json:"group"` // the executor group's app name
+	Key          string  `json:"key,omitempty"`
+	JobDesc      string  `json:"jobDesc"` // without the key marker
+	Author       *string `json:"author"`
+	AlarmEmail   *string `json:"alarmEmail"`
+	ScheduleType string  `json:"scheduleType"`
+	ScheduleConf *string `json:"scheduleConf"`
+	// ScheduleTimezone is the job's own time zone (an IANA id) for CRON
+	// times, written only when it has one: absent is the admin's zone. A
+	// reader older than the member refuses a document that carries it.
+	ScheduleTimezone       string  `json:"scheduleTimezone,omitempty"`
 	MisfireStrategy        string  `json:"misfireStrategy"`
 	ExecutorRouteStrategy  *string `json:"executorRouteStrategy"`
 	ExecutorHandler        *string `json:"executorHandler"`

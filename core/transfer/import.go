@@ -280,6 +280,8 @@ func (im *importer) spec(j Job, running *bool) (jobs.Spec, error) {
 		ExecutorBlockStrategy: j.ExecutorBlockStrategy, ExecutorTimeout: j.ExecutorTimeout,
 		ExecutorFailRetryCount: j.ExecutorFailRetryCount, GlueType: j.GlueType, GlueSource: j.GlueSource,
 		GlueRemark: j.GlueRemark,
+		// The document is the whole job: no zone is the admin's zone.
+		ScheduleTimezone: &j.ScheduleTimezone,
 	}}, nil
 }
 
