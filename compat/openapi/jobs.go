@@ -24,6 +24,7 @@ type jobJSON struct {
 	AlarmEmail             string  `json:"alarmEmail"`
 	ScheduleType           string  `json:"scheduleType"`
 	ScheduleConf           string  `json:"scheduleConf"`
+	ScheduleTimezone       string  `json:"scheduleTimezone"` // "" the admin's zone
 	MisfireStrategy        string  `json:"misfireStrategy"`
 	ExecutorRouteStrategy  string  `json:"executorRouteStrategy"`
 	ExecutorHandler        string  `json:"executorHandler"`
@@ -47,7 +48,7 @@ func (a *API) job(j schema.JobInfo, appnames map[int]string) jobJSON {
 	desc, key := jobs.SplitKey(j.JobDesc)
 	return jobJSON{ID: j.ID, Key: key, JobGroup: j.JobGroup, AppName: appnames[j.JobGroup], JobDesc: desc,
 		Author: deref(j.Author), AlarmEmail: deref(j.AlarmEmail), ScheduleType: j.ScheduleType,
-		ScheduleConf: deref(j.ScheduleConf), MisfireStrategy: j.MisfireStrategy,
+		ScheduleConf: deref(j.ScheduleConf), ScheduleTimezone: deref(j.ScheduleTimezone), MisfireStrategy: j.MisfireStrategy,
 		ExecutorRouteStrategy: deref(j.ExecutorRouteStrategy), ExecutorHandler: deref(j.ExecutorHandler),
 		ExecutorParam: deref(j.ExecutorParam), ExecutorBlockStrategy: deref(j.ExecutorBlockStrategy),
 		ExecutorTimeout: j.ExecutorTimeout, ExecutorFailRetryCount: j.ExecutorFailRetryCount, GlueType: j.GlueType,
@@ -105,6 +106,7 @@ type jobInput struct {
 	AlarmEmail             *string `json:"alarmEmail"`
 	ScheduleType           *string `json:"scheduleType"`
 	ScheduleConf           *string `json:"scheduleConf"`
+	ScheduleTimezone       *string `json:"scheduleTimezone"`
 	MisfireStrategy        *string `json:"misfireStrategy"`
 	ExecutorRouteStrategy  *string `json:"executorRouteStrategy"`
 	ExecutorHandler        *string `json:"executorHandler"`
@@ -120,9 +122,10 @@ type jobInput struct {
 }
 
 // defaults are what create and apply assume for members left out: the
-// console's own defaults, and an empty text where it has none.
+// console's own defaults, and an empty text where it has none (no time
+// zone: the admin's).
 func defaults(remark string) schema.JobInfo {
-	return schema.JobInfo{AlarmEmail: schema.Ptr(""), ScheduleConf: schema.Ptr(""), MisfireStrategy: "DO_NOTHING",
+	return schema.JobInfo{AlarmEmail: schema.Ptr(""), ScheduleConf: schema.Ptr(""), ScheduleTimezone: schema.Ptr(""), MisfireStrategy: "DO_NOTHING",
 		ExecutorRouteStrategy: schema.Ptr("FIRST"), ExecutorHandler: schema.Ptr(""), ExecutorParam: schema.Ptr(""),
 		ExecutorBlockStrategy: schema.Ptr("SERIAL_EXECUTION"), GlueType: jobs.GlueBean, GlueRemark: schema.Ptr(remark),
 		ChildJobID: schema.Ptr("")}
@@ -146,6 +149,7 @@ func (a *API) spec(c *call, in jobInput, base schema.JobInfo, baseKey string) (j
 		j.ScheduleType = *in.ScheduleType
 	}
 	set(&j.ScheduleConf, in.ScheduleConf)
+	set(&j.ScheduleTimezone, in.ScheduleTimezone)
 	if in.MisfireStrategy != nil {
 		j.MisfireStrategy = *in.MisfireStrategy
 	}
