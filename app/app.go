@@ -79,6 +79,7 @@ func Run(ctx context.Context, cfg *config.Config, log zerolog.Logger, opt Option
 	if err != nil {
 		return err
 	}
+	warnings = append(warnings, zoneCheck(ctx, parts.jobs, log)...)
 	envelope := api.ReturnTEnvelope
 	if store.Generation() == schema.Gen3 {
 		envelope = api.ResponseEnvelope
@@ -216,6 +217,9 @@ func openStore(ctx context.Context, cfg *config.Config, log zerolog.Logger) (*sc
 	}
 	for _, w := range res.Warnings {
 		log.Warn().Msg("schema: " + w)
+	}
+	if res.ScheduleTimezone {
+		log.Info().Msg("xxl_job_info has the schedule_timezone column: CRON jobs with a time zone of their own fire in it")
 	}
 	return store, target, nil
 }

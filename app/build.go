@@ -30,6 +30,7 @@ type parts struct {
 	completer  *thread.Completer
 	console    *console.Console
 	openapi    *openapi.API
+	jobs       *jobs.Service
 	metrics    *metrics.Metrics      // nil unless the prometheus endpoint is exposed
 	components []lifecycle.Component // in start order (Java's, scheduler.md §1)
 }
@@ -156,6 +157,7 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 		client:    client,
 		console:   web,
 		openapi:   jobAPI,
+		jobs:      jobService,
 		registrar: registrar,
 		completer: completer,
 		metrics:   m,
