@@ -3,6 +3,7 @@ package schema
 import (
 	"context"
 	"errors"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -185,4 +186,18 @@ func TestAddScheduleTimezone(t *testing.T) {
 			t.Errorf("Prepare after AddScheduleTimezone: %+v", res)
 		}
 	})
+}
+
+// TestScheduleTimezoneDocs: docs/job-time-zones.md prints the statements
+// AddScheduleTimezoneSQL runs (the ones TestScheduleTimezoneColumn tests).
+func TestScheduleTimezoneDocs(t *testing.T) {
+	raw, err := os.ReadFile("../../docs/job-time-zones.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range []Backend{MySQL, Postgres, SQLite} {
+		if stmt := AddScheduleTimezoneSQL(b) + ";\n"; !strings.Contains(string(raw), stmt) {
+			t.Errorf("docs/job-time-zones.md lacks the %s statement %q", b, stmt)
+		}
+	}
 }
