@@ -56,7 +56,15 @@ func observersOf(m *metrics.Metrics) observers {
 // Every trigger source gets the pools as its trigger door, and every
 // component the one clock; each component names itself in its log lines.
 func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, log zerolog.Logger) (parts, error) {
-	texts := i18n.Load(cfg.I18n)
+	// The database's generation decides which Java admin the scheduler
+	// writes as: its bundle (trigger, completer, monitors, alarm) and the
+	// few core behaviours 3.4.2 changed. The job service and the console
+	// keep 2.4.2's bundle until their own 3.x work lands: their texts use
+	// keys 3.4.2 renamed or dropped (system_unvalid, system_lengh_limit,
+	// dataTable_*, …); the console is to call i18n.LoadFor(3, lang).
+	gen := genOptions(store.Generation())
+	texts := gen.texts(cfg.I18n)
+	jobTexts := i18n.Load(cfg.I18n)
 	now := opt.Clock.Now
 	var m *metrics.Metrics
 	if cfg.Exposes("prometheus") {
@@ -71,7 +79,8 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 	client := api.NewClient(api.ClientConfig{AccessToken: cfg.AccessToken,
 		Timeout: cfg.ExecutorTimeout, CallLimit: max(api.DefaultCallLimit, cfg.ExecutorTimeout),
 		MaxIdleConnsPerHost: cfg.TriggerFastMax + cfg.TriggerSlowMax})
-	flow := trigger.NewFlow(trigger.FlowConfig{Store: store, Client: client, Texts: texts, Now: now, Log: log, Observer: obs.trigger})
+	flow := trigger.NewFlow(trigger.FlowConfig{Store: store, Client: client, Texts: texts, Layout: gen.layout, Now: now, Log: log,
+		Observer: obs.trigger})
 	// One schedule round hands over at most preRead triggers at once (a
 	// whole second of jobs that share a second), and full rounds follow
 	// each other. The fast queue holds ten such rounds, more than an
@@ -86,9 +95,9 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 	}
 
 	completer := thread.NewCompleter(thread.CompleterConfig{Store: store, Texts: texts, Trigger: pools, Now: now, Log: log,
-		Observer: obs.callbacks})
+		Observer: obs.callbacks, Children: gen.children})
 	failMonitor := thread.NewFailMonitor(thread.FailMonitorConfig{
-		Store: store, Texts: texts, Trigger: pools, Now: now, Log: log,
+		Store: store, Texts: texts, Trigger: pools, Now: now, Log: log, RetryColor: gen.retryColor,
 		Alarm:    alarm.New(alarm.Config{Mail: cfg.Mail, Alarm: cfg.Alarm, Observe: obs.alarm, Texts: texts, Log: log}),
 		Interval: opt.Tuning.FailInterval, StuckAfter: opt.Tuning.FailStuckAfter,
 	})
@@ -97,19 +106,19 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 		door = opt.ScheduleDoor(pools)
 	}
 	scheduler, err := schedule.New(schedule.Config{Store: store, Submit: door, PreReadCount: preRead,
-		Loc: time.Local, Clock: opt.Clock, Log: log, Observer: obs.schedule})
+		Loc: time.Local, FixRate: gen.fixRate, Clock: opt.Clock, Log: log, Observer: obs.schedule})
 	if err != nil {
 		return parts{}, fmt.Errorf("schedule: %w", err)
 	}
 
-	jobService := jobs.New(jobs.Config{Store: store, Texts: texts, Loc: time.Local, Now: now, Log: log})
+	jobService := jobs.New(jobs.Config{Store: store, Texts: jobTexts, Loc: time.Local, FixRate: gen.fixRate, Now: now, Log: log})
 	web, err := console.New(console.Config{
 		Store:        store,
 		Jobs:         jobService,
 		Trigger:      pools,
 		Executor:     client,
 		Results:      completer,
-		Texts:        texts,
+		Texts:        jobTexts,
 		Files:        static.Files(),
 		ContextPath:  cfg.ContextPath,
 		Secret:       secret,
@@ -127,7 +136,7 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 
 	jobAPI, err := openapi.New(openapi.Config{
 		Store: store, Jobs: jobService, Trigger: pools, Token: cfg.OpenAPI.Token, User: cfg.OpenAPI.User,
-		Logs:        jobs.NewLogs(jobs.LogsConfig{Store: store, Executor: client, Results: completer, Texts: texts, Now: now, Log: log}),
+		Logs:        jobs.NewLogs(jobs.LogsConfig{Store: store, Executor: client, Results: completer, Texts: jobTexts, Now: now, Log: log}),
 		ContextPath: cfg.ContextPath, Loc: time.Local, Now: now, Log: log,
 	})
 	if err != nil {

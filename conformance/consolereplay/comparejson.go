@@ -83,6 +83,13 @@ func (c *checker) compareValue(path string, want, got any, r rule) {
 		if (want == nil || want == "") && (got == nil || got == "") {
 			return
 		}
+	case randomToken:
+		ws, _ := want.(string)
+		gs, _ := got.(string)
+		if ws != gs && ((want == nil) != (got == nil) || (want != nil && (!hexToken(ws) || !hexToken(gs)))) {
+			c.add(path, want, got)
+		}
+		return
 	}
 	switch w := want.(type) {
 	case map[string]any:

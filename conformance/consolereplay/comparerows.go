@@ -45,6 +45,10 @@ func (c *checker) compareColumn(path string, r rule, want, got *string) {
 		if !textIs(got, "0") && !textIs(got, "-1") && !textIs(got, "2") {
 			c.add(path, "0 (or -1, 2 once the fail monitor passed)", got)
 		}
+	case randomToken:
+		if deref(want) != deref(got) && ((want == nil) != (got == nil) || (want != nil && (!hexToken(*want) || !hexToken(*got)))) {
+			c.add(path, want, got)
+		}
 	case autoAddress:
 		if deref(want) == "" && deref(got) == "" {
 			return

@@ -47,8 +47,16 @@ func epochMillis(v any) (time.Time, bool) {
 	return time.UnixMilli(ms), err == nil
 }
 
-func parseBodyTime(s string, _ *time.Location) (time.Time, bool) {
-	t, err := time.Parse(time.RFC3339Nano, s)
+// parseBodyTime reads a date of a JSON answer: 2.4.2's Jackson writes
+// RFC 3339 with an offset; 3.4.2 writes "yyyy-MM-dd HH:mm:ss" without one
+// (spring.jackson.date-format; Jackson formats in UTC, the log DTO's
+// strings in the admin's zone), read here in the admin's zone: the rule
+// compares distances, which a consistent zone keeps.
+func parseBodyTime(s string, loc *time.Location) (time.Time, bool) {
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t, true
+	}
+	t, err := time.ParseInLocation(dbTimeLayout, s, loc)
 	return t, err == nil
 }
 

@@ -62,8 +62,27 @@ type identity struct {
 	Permission *string `json:"permission"`
 }
 
-// Cookies turns the Cookie header of a recorded request into the one to
-// send to the admin under test.
+// CookieMapper turns the Cookie header of a recorded request into the one
+// to send to the admin under test. A generation whose login state lives on
+// the server (3.4.2's token) learns the mapping from the logins of the
+// recording; 2.4.2's cookie carries the user row and is mapped on its own.
+type CookieMapper interface {
+	// Header returns the Cookie header value to send for a recorded one.
+	Header(ctx context.Context, recorded string) (string, error)
+	// Login performs a login the recorder made before a scenario
+	// (Setup.Logins) and maps the cookie it got to the one the admin
+	// under test sets.
+	Login(ctx context.Context, l SetupLogin) error
+	// Learn maps the login cookies of a recorded answer to the ones of the
+	// observed answer to the same request (a recorded login).
+	Learn(recorded, observed []string)
+	// CookieMode is how recorded cookies are sent (the tolerances depend
+	// on it).
+	CookieMode() CookieMode
+}
+
+// Cookies maps the 2.4.2 login cookie, the hex of the user row: the
+// recordings have no setup logins, and nothing is learned from answers.
 type Cookies struct {
 	Mode    CookieMode
 	BaseURL string
@@ -72,7 +91,18 @@ type Cookies struct {
 	signed  map[string]string // username + "/" + password hash → cookie value
 }
 
-// Header returns the Cookie header value to send for a recorded one.
+// CookieMode implements CookieMapper.
+func (c *Cookies) CookieMode() CookieMode { return c.Mode }
+
+// Login implements CookieMapper: the 2.4.2 recorder made no setup logins.
+func (c *Cookies) Login(_ context.Context, l SetupLogin) error {
+	return fmt.Errorf("setup login of %s: the 2.4.2 recordings have none", l.User)
+}
+
+// Learn implements CookieMapper: a 2.4.2 cookie is mapped by its content.
+func (c *Cookies) Learn(_, _ []string) {}
+
+// Header implements CookieMapper.
 func (c *Cookies) Header(ctx context.Context, recorded string) (string, error) {
 	if recorded == "" {
 		return "", nil

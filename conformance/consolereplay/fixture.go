@@ -28,7 +28,13 @@ func md5Hex(s string) string {
 
 // Load inserts the fixture rows; the database must hold only the seed rows.
 func (f Fixture) Load(ctx context.Context, db *DB) error {
-	dayAgo := db.Time(f.At.Add(-24 * time.Hour))
+	return loadFixture(ctx, db, f.At, f.Executor, md5Hex)
+}
+
+// loadFixture inserts groups 2–4, users normal1 and victim1 (password
+// 123456, stored as hash gives it), jobs 2–8 and log rows 1–7.
+func loadFixture(ctx context.Context, db *DB, at time.Time, executor string, hash func(string) string) error {
+	dayAgo := db.Time(at.Add(-24 * time.Hour))
 	for _, g := range []struct {
 		id           int
 		app, title   string
@@ -36,9 +42,9 @@ func (f Fixture) Load(ctx context.Context, db *DB) error {
 		addresses    any
 		updatedAfter string
 	}{
-		{2, "fake-executor", "假执行器", 1, f.Executor, dayAgo},
-		{3, "other-executor", "其他执行器", 1, f.Executor, dayAgo},
-		{4, "empty-group", "空执行器", 1, f.Executor, dayAgo},
+		{2, "fake-executor", "假执行器", 1, executor, dayAgo},
+		{3, "other-executor", "其他执行器", 1, executor, dayAgo},
+		{4, "empty-group", "空执行器", 1, executor, dayAgo},
 	} {
 		if err := insertGroup(ctx, db, g.id, g.app, g.title, g.manual, g.addresses, g.updatedAfter); err != nil {
 			return err
@@ -48,7 +54,7 @@ func (f Fixture) Load(ctx context.Context, db *DB) error {
 		id         int
 		name, perm string
 	}{{2, "normal1", "2"}, {3, "victim1", "3"}} {
-		if err := insertUser(ctx, db, u.id, u.name, md5Hex("123456"), 0, u.perm); err != nil {
+		if err := insertUser(ctx, db, u.id, u.name, hash("123456"), 0, u.perm); err != nil {
 			return err
 		}
 	}
@@ -58,8 +64,8 @@ func (f Fixture) Load(ctx context.Context, db *DB) error {
 			return err
 		}
 	}
-	for _, l := range fixtureLogs(f.Executor) {
-		if err := insertLog(ctx, db, l, f.At); err != nil {
+	for _, l := range fixtureLogs(executor) {
+		if err := insertLog(ctx, db, l, at); err != nil {
 			return err
 		}
 	}

@@ -45,7 +45,7 @@ func loadedFixture(t *testing.T, url, user, pass string, at time.Time) map[strin
 		for _, h := range step.BeforeExchange {
 			hooks = append(hooks, h...)
 		}
-		if err := runHooks(ctx, db, hooks); err != nil {
+		if err := RunHooks(ctx, db, hooks); err != nil {
 			t.Fatal(err)
 		}
 	}

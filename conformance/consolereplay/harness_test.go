@@ -24,9 +24,14 @@ func moduleRoot(t *testing.T) string {
 	return dir
 }
 
-// recordingsDir is the testdata copy of the recordings.
+// recordingsDir is the testdata copy of the 2.4.2 recordings.
 func recordingsDir(t *testing.T) string {
-	return filepath.Join(moduleRoot(t), filepath.FromSlash(RecordingsDir))
+	return genDir(t, Gen242)
+}
+
+// genDir is the recordings directory of a generation.
+func genDir(t *testing.T, g *Generation) string {
+	return filepath.Join(moduleRoot(t), filepath.FromSlash(g.RecordingsDir))
 }
 
 // database is where one replay's admin keeps its data.
@@ -54,20 +59,24 @@ func (b *lockedBuffer) tail(n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// replayPlan loads the fixture into db, starts the target on it and
-// replays the plan, reporting every mismatch as a test error.
-func replayPlan(t *testing.T, target javaadmin.Target, plan Plan, db database, mode CookieMode, tolerances []Tolerance) {
+// replayPlan creates the generation's tables and fixture in db, starts the
+// target on it and replays the plan, reporting every mismatch as a test
+// error.
+func replayPlan(t *testing.T, gen *Generation, target javaadmin.Target, plan Plan, db database, mode CookieMode, tolerances []Tolerance) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	store, err := OpenDB(ctx, db.url, db.user, db.pass)
+	store, err := gen.OpenDB(ctx, db.url, db.user, db.pass)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	executor := StartFakeExecutor()
+	executor, err := StartFakeExecutorAt(gen.Executor, "")
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer executor.Close()
 	fixtureAt := time.Now()
-	if err := (Fixture{At: fixtureAt, Executor: executor.Address()}).Load(ctx, store); err != nil {
+	if err := gen.LoadFixture(ctx, store, fixtureAt, executor.Address()); err != nil {
 		t.Fatal(err)
 	}
 	mailPort, err := cluster.FreePort() // nothing listens there: no mail may be sent
@@ -77,16 +86,16 @@ func replayPlan(t *testing.T, target javaadmin.Target, plan Plan, db database, m
 	out := &lockedBuffer{}
 	started := time.Now()
 	admin, err := javaadmin.Start(ctx, target, javaadmin.Settings{DatasourceURL: db.url, User: db.user, Password: db.pass,
-		AccessToken: AccessToken,
-		Lang:        plan.Lang, MailPort: mailPort, WorkDir: t.TempDir()}, out, 90*time.Second)
+		AccessToken: AccessToken, ReadyPath: gen.ReadyPath,
+		Lang: plan.Lang, MailPort: mailPort, WorkDir: t.TempDir()}, out, 90*time.Second)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out.tail(40))
 	}
 	ready := time.Since(started)
 	client := NoRedirects()
 	defer client.CloseIdleConnections()
-	r := &Replay{Plan: plan, Dir: recordingsDir(t), BaseURL: admin.BaseURL, DB: store, Executor: executor,
-		Cookies: &Cookies{Mode: mode, BaseURL: admin.BaseURL, DB: store, Client: client}, Client: client,
+	r := &Replay{Gen: gen, Plan: plan, Dir: genDir(t, gen), BaseURL: admin.BaseURL, DB: store, Executor: executor,
+		Cookies: gen.NewCookies(mode, admin.BaseURL, store, client), Client: client,
 		FixtureAt: fixtureAt, Tolerances: tolerances}
 	replayStarted := time.Now()
 	res, runErr := r.Run(ctx)
@@ -94,8 +103,8 @@ func replayPlan(t *testing.T, target javaadmin.Target, plan Plan, db database, m
 	if err := admin.Stop(); err != nil && !errors.Is(err, context.Canceled) {
 		t.Logf("%s admin stop: %v", target.Name(), err)
 	}
-	t.Logf("%s %s: ready in %s, %d exchanges replayed in %s, %d mismatches, %d tolerated",
-		target.Name(), plan.Lang, ready.Round(time.Millisecond), res.Exchanges, replayTook.Round(time.Millisecond),
+	t.Logf("%s %s %s: ready in %s, %d exchanges replayed in %s, %d mismatches, %d tolerated",
+		target.Name(), gen.Name, plan.Lang, ready.Round(time.Millisecond), res.Exchanges, replayTook.Round(time.Millisecond),
 		len(res.Mismatches), len(res.Tolerated))
 	for _, m := range res.Tolerated {
 		t.Logf("tolerated (%s): %s", m.Reason, m.Mismatch)

@@ -21,6 +21,13 @@ func addUser(id int, name, password, permission, why string) Hook {
 	}}
 }
 
+// addUser342 is addUser for the 3.4.2 tables (SHA-256 password hash).
+func addUser342(id int, name, password, permission, why string) Hook {
+	return Hook{Why: why, Run: func(ctx context.Context, db *DB) error {
+		return insertUser(ctx, db, id, name, sha256Hex(password), 0, permission)
+	}}
+}
+
 // emptyGroup50 is the group jobgroup_remove deletes in its "empty group"
 // exchange (id=50); no list shows it, so its other columns are free.
 var emptyGroup50 = Hook{

@@ -23,7 +23,7 @@ func TestReplayJava(t *testing.T) {
 		t.Run(plan.Lang, func(t *testing.T) {
 			t.Parallel()
 			url, user, pass := storetest.MySQLURLZone(t, Zone)
-			replayPlan(t, javaadmin.Java{Jar: jar}, plan, database{url + "&useUnicode=true&characterEncoding=UTF-8", user, pass}, CookieJava, nil)
+			replayPlan(t, Gen242, javaadmin.Java{Jar: jar}, plan, database{url + "&useUnicode=true&characterEncoding=UTF-8", user, pass}, CookieJava, nil)
 		})
 	}
 }

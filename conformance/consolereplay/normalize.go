@@ -21,6 +21,31 @@ var adminIPRe = regexp.MustCompile(`：\d{1,3}(?:\.\d{1,3}){3}<br>`)
 // recorded one.
 type normalizer struct {
 	executor string // our fake executor's "http://127.0.0.1:PORT/"
+	// admin is the admin under test ("http://127.0.0.1:PORT"),
+	// recordedAdmin the recorded admin's origin: 3.4.2 redirects to
+	// absolute URLs.
+	admin, recordedAdmin string
+}
+
+// location turns an observed Location header into the recorded
+// environment's: the admin's own origin becomes the recorded one.
+func (n normalizer) location(v string) string {
+	if n.admin == "" || n.recordedAdmin == "" {
+		return v
+	}
+	if rest, ok := strings.CutPrefix(v, n.admin); ok {
+		return n.recordedAdmin + rest
+	}
+	return v
+}
+
+// origin is the scheme and authority of an absolute URL ("" if none).
+func origin(u string) string {
+	p, err := url.Parse(u)
+	if err != nil || p.Scheme == "" || p.Host == "" {
+		return ""
+	}
+	return p.Scheme + "://" + p.Host
 }
 
 func (n normalizer) apply(s string) string {
@@ -70,4 +95,11 @@ func shiftDates(v string, shift time.Duration, loc *time.Location) string {
 		}
 		return t.Add(shift).In(loc).Format(dbTimeLayout)
 	})
+}
+
+// RecordAdminIP replaces the admin's own address in a trigger message by
+// RecordedAdminIP: it depends on the recording machine's interfaces (the
+// one edit the recorders make to what they received).
+func RecordAdminIP(s string) string {
+	return adminIPRe.ReplaceAllString(s, "："+RecordedAdminIP+"<br>")
 }

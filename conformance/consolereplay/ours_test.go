@@ -39,7 +39,7 @@ func TestReplayOurs(t *testing.T) {
 					t.Run(plan.Lang, func(t *testing.T) {
 						t.Parallel()
 						target := javaadmin.Ours{Bin: bin, LegacyCookie: mode == CookieJava}
-						replayPlan(t, target, plan, b.open(t), mode, Tolerances)
+						replayPlan(t, Gen242, target, plan, b.open(t), mode, Tolerances)
 					})
 				}
 			})

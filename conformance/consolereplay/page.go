@@ -30,3 +30,14 @@ func errorPageMessage(body []byte) string {
 	}
 	return strings.TrimSpace(html.UnescapeString(string(m[1])))
 }
+
+// PageTitle is the text of a page's <title> ("" if it has none); the
+// recorder stores it in place of the page.
+func PageTitle(body []byte) string {
+	t, _ := pageTitle(body)
+	return t
+}
+
+// ErrorPageMessage is the message of the admin's error page, "" for any
+// other page.
+func ErrorPageMessage(body []byte) string { return errorPageMessage(body) }

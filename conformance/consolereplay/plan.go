@@ -21,7 +21,8 @@ type Plan struct {
 	// FixtureAt is when the recorder loaded the fixture for this language:
 	// fixture jobs and groups carry FixtureAt − 1 day (job 2's addTime in
 	// jobinfo_pageList). Dates the recorder put into requests are moved by
-	// the distance between FixtureAt and the replay's fixture time.
+	// the distance between FixtureAt and the replay's fixture time. Zero
+	// means the recordings carry it (Setup.FixtureAt, 3.4.2).
 	FixtureAt time.Time
 	Steps     []Step
 }

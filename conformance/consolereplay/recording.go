@@ -8,25 +8,45 @@ import (
 	"strings"
 )
 
-// RecordingsDir is where the recordings live, relative to the module root.
+// RecordingsDir is where the 2.4.2 recordings live, relative to the module root.
 const RecordingsDir = "conformance/testdata/recordings/java-admin-2.4.2"
 
+// RecordingsDir342 is where the 3.4.2 recordings live (conformance/record342
+// writes them).
+const RecordingsDir342 = "conformance/testdata/recordings/java-admin-3.4.2"
+
 // Recording is one <scenario>.<lang>.json file: the traffic of one scenario
-// against the Java admin 2.4.2 (README.md beside the files describes it).
+// against a Java admin (README.md beside the files describes it). The
+// types here are the file format: the 3.4.2 recorder writes them, the
+// replay reads them.
 type Recording struct {
-	Scenario    string     `json:"scenario"` // "<name>.<lang>"
-	Description string     `json:"description"`
-	Setup       Setup      `json:"setup"`
-	Exchanges   []Exchange `json:"exchanges"`
+	Scenario       string     `json:"scenario"` // "<name>.<lang>"
+	Description    string     `json:"description"`
+	Setup          Setup      `json:"setup"`
+	Findings       []string   `json:"findings"`
+	VolatileFields []string   `json:"volatile_fields"`
+	Exchanges      []Exchange `json:"exchanges"`
 }
 
-// Setup is the part of the recording's setup block the replay uses.
+// Setup describes how the scenario was recorded; the replay uses I18n,
+// AdminURL, FixtureAt, Logins and FakeExecutorCalls.
 type Setup struct {
-	I18n       string `json:"i18n"`
-	RecordedAt string `json:"recorded_at"`
+	Admin        string            `json:"admin"`
+	AdminURL     string            `json:"admin_url"`
+	I18n         string            `json:"i18n"`
+	Database     string            `json:"database"`
+	FakeExecutor string            `json:"fake_executor"`
+	Users        map[string]string `json:"users"`
+	RecordedAt   string            `json:"recorded_at"`
+	// FixtureAt is when the recorder loaded the fixture of this run
+	// (RFC 3339; 3.4.2 recordings), the time its dates are relative to.
+	FixtureAt string `json:"fixture_at,omitempty"`
+	// Logins are the logins the recorder made before the scenario (3.4.2):
+	// the replay makes them too, at the same point.
+	Logins []SetupLogin `json:"logins,omitempty"`
 	// FakeExecutorCalls is what the admin sent to the fake executor during
 	// the scenario, where the recorder noted it.
-	FakeExecutorCalls []ExecutorCall `json:"fake_executor_calls"`
+	FakeExecutorCalls []ExecutorCall `json:"fake_executor_calls,omitempty"`
 }
 
 // ExecutorCall is one request the admin made to the fake executor.
@@ -37,12 +57,13 @@ type ExecutorCall struct {
 
 // Exchange is one request and its recorded response.
 type Exchange struct {
-	Note     string   `json:"note"`
-	Request  Request  `json:"request"`
-	Response Response `json:"response"`
+	Direction string   `json:"direction"` // "client->admin"
+	Note      string   `json:"note,omitempty"`
+	Request   Request  `json:"request"`
+	Response  Response `json:"response"`
 	// DBAfter holds, per label, the rows the recorder read right after the
 	// exchange; values are MariaDB text (nil for NULL).
-	DBAfter map[string][]map[string]*string `json:"db_after"`
+	DBAfter map[string][]map[string]*string `json:"db_after,omitempty"`
 }
 
 // Request is the recorded request; Path includes the context path and query.
@@ -51,18 +72,22 @@ type Request struct {
 	Path    string      `json:"path"`
 	Headers [][2]string `json:"headers"`
 	Body    string      `json:"body"`
-	Form    [][2]string `json:"form"`
+	Form    [][2]string `json:"form,omitempty"`
 }
 
-// Response is the recorded response. JSON endpoints carry BodyJSON; pages
-// carry only PageTitle and, for the admin's error page, ErrorPageMessage.
+// Response is the recorded response, headers in wire order. JSON
+// endpoints carry Body and BodyJSON; pages and static files carry no body,
+// only their length, a page its PageTitle and, for the admin's error page,
+// ErrorPageMessage.
 type Response struct {
 	Status           int             `json:"status"`
+	Reason           string          `json:"reason"`
 	Headers          [][2]string     `json:"headers"`
 	Body             *string         `json:"body"`
-	BodyJSON         json.RawMessage `json:"body_json"`
-	PageTitle        *string         `json:"page_title"`
-	ErrorPageMessage *string         `json:"error_page_message"`
+	BodyJSON         json.RawMessage `json:"body_json,omitempty"`
+	PageTitle        *string         `json:"page_title,omitempty"`
+	BodyLength       *int            `json:"body_length,omitempty"`
+	ErrorPageMessage *string         `json:"error_page_message,omitempty"`
 }
 
 // Header returns the first value of a header (case-insensitive) in a

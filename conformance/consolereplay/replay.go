@@ -13,12 +13,13 @@ import (
 
 // Replay runs one language's plan against a running admin.
 type Replay struct {
+	Gen      *Generation
 	Plan     Plan
 	Dir      string // recordings directory
 	BaseURL  string // the admin, http://127.0.0.1:PORT
 	DB       *DB
 	Executor *FakeExecutor
-	Cookies  *Cookies
+	Cookies  CookieMapper
 	Client   *http.Client // must not follow redirects
 	// FixtureAt is when this replay loaded its fixture.
 	FixtureAt time.Time
@@ -53,10 +54,8 @@ func NoRedirects() *http.Client {
 // in the result.
 func (r *Replay) Run(ctx context.Context) (Result, error) {
 	var res Result
-	frame := timeFrame{recorded: r.Plan.FixtureAt, replay: r.FixtureAt, loc: r.DB.loc}
-	norm := normalizer{executor: r.Executor.Address()}
 	for _, step := range r.Plan.Steps {
-		if err := runHooks(ctx, r.DB, step.Before); err != nil {
+		if err := RunHooks(ctx, r.DB, step.Before); err != nil {
 			return res, fmt.Errorf("before %q: %w", step.Scenario, err)
 		}
 		if step.Scenario == "" {
@@ -66,23 +65,35 @@ func (r *Replay) Run(ctx context.Context) (Result, error) {
 		if err != nil {
 			return res, err
 		}
+		frame, err := r.frame(rec)
+		if err != nil {
+			return res, err
+		}
+		norm := normalizer{executor: r.Executor.Address(), admin: r.BaseURL, recordedAdmin: origin(rec.Setup.AdminURL)}
 		r.Executor.TakeCalls()
+		for _, l := range rec.Setup.Logins {
+			if err := r.Cookies.Login(ctx, l); err != nil {
+				return res, fmt.Errorf("%s setup: %w", rec.Scenario, err)
+			}
+		}
 		for i, ex := range rec.Exchanges {
-			if err := runHooks(ctx, r.DB, step.BeforeExchange[i]); err != nil {
+			if err := RunHooks(ctx, r.DB, step.BeforeExchange[i]); err != nil {
 				return res, fmt.Errorf("%s[%d]: %w", rec.Scenario, i, err)
 			}
-			c := &checker{scenario: rec.Scenario, index: i, note: ex.Note, endpoint: endpointOf(ex.Request.Path),
-				frame: frame, norm: norm}
-			obs, err := r.exchange(ctx, c.endpoint, ex, norm)
+			c := &checker{scenario: rec.Scenario, index: i, note: ex.Note, endpoint: r.endpointOf(ex.Request.Path),
+				frame: frame, norm: norm, sameCookie: r.Gen.SameCookieValue}
+			obs, err := r.exchange(ctx, c.endpoint, ex, norm, frame)
 			if err != nil {
 				return res, fmt.Errorf("%s[%d]: %w", rec.Scenario, i, err)
 			}
+			r.Cookies.Learn(HeaderValues(ex.Response.Headers, "Set-Cookie"), obs.Header.Values("Set-Cookie"))
 			c.compareExchange(ex.Response, ex.DBAfter, *obs)
 			r.classify(&res, step.Scenario, c.out)
 			res.Exchanges++
 		}
 		if len(rec.Setup.FakeExecutorCalls) > 0 {
-			c := &checker{scenario: rec.Scenario, index: -1, note: "calls to the fake executor", frame: frame, norm: norm}
+			c := &checker{scenario: rec.Scenario, index: -1, note: "calls to the fake executor", frame: frame, norm: norm,
+				sameCookie: r.Gen.SameCookieValue}
 			c.compareExecutorCalls(rec.Setup.FakeExecutorCalls, r.Executor.TakeCalls())
 			r.classify(&res, step.Scenario, c.out)
 		}
@@ -90,9 +101,23 @@ func (r *Replay) Run(ctx context.Context) (Result, error) {
 	return res, nil
 }
 
+// frame relates the recording's fixture time to the replay's: the plan's
+// (2.4.2, reconstructed) or the one the recorder wrote into the recording.
+func (r *Replay) frame(rec *Recording) (timeFrame, error) {
+	recorded := r.Plan.FixtureAt
+	if recorded.IsZero() {
+		t, err := time.Parse(time.RFC3339Nano, rec.Setup.FixtureAt)
+		if err != nil {
+			return timeFrame{}, fmt.Errorf("%s: setup.fixture_at: %w", rec.Scenario, err)
+		}
+		recorded = t
+	}
+	return timeFrame{recorded: recorded, replay: r.FixtureAt, loc: r.DB.loc}, nil
+}
+
 func (r *Replay) classify(res *Result, scenario string, found []Mismatch) {
 	for _, m := range found {
-		if t := tolerated(r.Tolerances, scenario, r.Cookies.Mode, m); t != nil {
+		if t := tolerated(r.Tolerances, scenario, r.Cookies.CookieMode(), m); t != nil {
 			res.Tolerated = append(res.Tolerated, ToleratedMismatch{Mismatch: m, Reason: t.Reason})
 		} else {
 			res.Mismatches = append(res.Mismatches, m)
@@ -100,7 +125,8 @@ func (r *Replay) classify(res *Result, scenario string, found []Mismatch) {
 	}
 }
 
-func runHooks(ctx context.Context, db *DB, hooks []Hook) error {
+// RunHooks runs hooks in order (the recorder runs the plan's hooks too).
+func RunHooks(ctx context.Context, db *DB, hooks []Hook) error {
 	for _, h := range hooks {
 		if err := h.Run(ctx, db); err != nil {
 			return fmt.Errorf("setup hook (%s): %w", h.Why, err)
@@ -110,22 +136,22 @@ func runHooks(ctx context.Context, db *DB, hooks []Hook) error {
 }
 
 // endpointOf is a recorded path below the context path, without query.
-func endpointOf(path string) string {
+func (r *Replay) endpointOf(path string) string {
 	p, _, _ := strings.Cut(path, "?")
-	return strings.TrimPrefix(p, ContextPath)
+	return strings.TrimPrefix(p, r.Gen.ContextPath)
 }
 
 // exchange sends one recorded request and reads the answer and the
 // db_after rows.
-func (r *Replay) exchange(ctx context.Context, endpoint string, ex Exchange, norm normalizer) (*Observed, error) {
+func (r *Replay) exchange(ctx context.Context, endpoint string, ex Exchange, norm normalizer, frame timeFrame) (*Observed, error) {
 	var logBefore int64
 	if _, ok := ex.DBAfter["newest_log"]; ok {
 		var err error
-		if logBefore, err = r.DB.maxLogID(ctx); err != nil {
+		if logBefore, err = r.DB.MaxLogID(ctx); err != nil {
 			return nil, err
 		}
 	}
-	req, err := r.request(ctx, endpoint, ex.Request, norm)
+	req, err := r.request(ctx, endpoint, ex.Request, norm, frame)
 	if err != nil {
 		return nil, err
 	}
@@ -150,10 +176,10 @@ func (r *Replay) exchange(ctx context.Context, endpoint string, ex Exchange, nor
 // request builds the request to send for a recorded one: the same method,
 // path, headers and body, with our executor's address, dates moved to the
 // replay's time and the login cookie mapped for the admin under test.
-func (r *Replay) request(ctx context.Context, endpoint string, rec Request, norm normalizer) (*http.Request, error) {
+func (r *Replay) request(ctx context.Context, endpoint string, rec Request, norm normalizer, frame timeFrame) (*http.Request, error) {
 	body := norm.request(rec.Body)
 	if fields, ok := datedFields[endpoint]; ok && rec.Body != "" {
-		shift := r.FixtureAt.Sub(r.Plan.FixtureAt)
+		shift := frame.replay.Sub(frame.recorded)
 		parts := make([]string, 0, len(rec.Form))
 		for _, kv := range rec.Form {
 			v := kv[1]
@@ -224,18 +250,24 @@ func (c *checker) compareExecutorCalls(want []ExecutorCall, got []ReceivedCall) 
 	}
 }
 
-// jsonContent is the "content" member of a JSON answer as text (the new
-// id of /jobinfo/add).
+// jsonContent is the payload of a JSON answer as text: "content" of a
+// 2.4.2 ReturnT, "data" of a 3.4.2 Response (the new id of /jobinfo/add
+// and /jobinfo/insert).
 func jsonContent(body []byte) string {
 	var v struct {
 		Content json.RawMessage `json:"content"`
+		Data    json.RawMessage `json:"data"`
 	}
 	if json.Unmarshal(body, &v) != nil {
 		return ""
 	}
+	raw := v.Content
+	if len(raw) == 0 {
+		raw = v.Data
+	}
 	var s string
-	if json.Unmarshal(v.Content, &s) == nil {
+	if json.Unmarshal(raw, &s) == nil {
 		return s
 	}
-	return string(v.Content)
+	return string(raw)
 }

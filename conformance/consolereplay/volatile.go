@@ -34,12 +34,17 @@ const (
 	typeOnly
 	// alarmRace: the alarm_status of a row whose trigger failed during the
 	// run. The admin's fail monitor (a pass every 10 s) moves it from 0 to
-	// -1 (locked) and then 2 (no alarm e-mail), whenever its pass falls.
+	// -1 (locked) and then 2 (no alarm e-mail), whenever its pass falls:
+	// before the recorder read the row or after, and so in the replay.
 	alarmRace
 	// autoAddress: the address_list of an automatically registered group.
 	// The registry monitor (every 30 s) rewrites "" to NULL; the recorder's
 	// run was short enough to see "", a replay may not be.
 	autoAddress
+	// randomToken: 3.4.2's stored login token (xxl_job_user.token, and the
+	// token member /user/pageList passes on), random per login: equal
+	// (null, or "" after a logout), or both 32 lowercase hex digits.
+	randomToken
 )
 
 // Dates of these body keys and columns are volatile (README).
@@ -63,13 +68,17 @@ func bodyRule(endpoint, path, key string, obj map[string]any) rule {
 		return shape
 	case path == "body" && key == "timestamp" && obj["error"] != nil:
 		return relTime // Spring Boot error body
-	case endpoint == "/jobinfo/nextTriggerTime" && path == "body" && key == "content":
+	case endpoint == "/jobinfo/nextTriggerTime" && path == "body" && (key == "content" || key == "data"):
 		return shapeList
-	case endpoint == "/chartInfo" && path == "body.content":
+	case endpoint == "/chartInfo" && (path == "body.content" || path == "body.data"):
 		return typeOnly
-	case endpoint == "/jobinfo/add" && path == "body" && key == "content":
+	case endpoint == "/jobinfo/add" && path == "body" && key == "content",
+		endpoint == "/jobinfo/insert" && path == "body" && key == "data":
 		return shape // the new job id
-	case key == "alarmStatus" && numberIs(obj["triggerCode"], "500") && numberIs(obj["alarmStatus"], "0"):
+	case endpoint == "/user/pageList" && key == "token":
+		return randomToken
+	case key == "alarmStatus" && numberIs(obj["triggerCode"], "500") &&
+		(numberIs(obj["alarmStatus"], "0") || numberIs(obj["alarmStatus"], "-1") || numberIs(obj["alarmStatus"], "2")):
 		return alarmRace
 	case key == "addressList" && numberIs(obj["addressType"], "0"):
 		return autoAddress
@@ -84,7 +93,10 @@ func dbRule(column string, row map[string]*string) rule {
 		return relTime
 	case column == "trigger_next_time" || column == "trigger_last_time" || column == "id":
 		return shape // ids of rows created during the run are volatile (README)
-	case column == "alarm_status" && textIs(row["trigger_code"], "500") && textIs(row["alarm_status"], "0"):
+	case column == "token":
+		return randomToken
+	case column == "alarm_status" && textIs(row["trigger_code"], "500") &&
+		(textIs(row["alarm_status"], "0") || textIs(row["alarm_status"], "-1") || textIs(row["alarm_status"], "2")):
 		return alarmRace
 	case column == "address_list" && textIs(row["address_type"], "0"):
 		return autoAddress

@@ -25,8 +25,9 @@ type Admin struct {
 }
 
 // Start starts the target with TZ=Zone, its output going to out, and waits
-// until GET <context path>/toLogin answers 200 (at most ready). ctx bounds
-// the process's life: cancelling it sends SIGTERM.
+// until GET s.ReadyPath (default <context path>/toLogin, the 2.4.2 login
+// page) answers 200 (at most ready). ctx bounds the process's life:
+// cancelling it sends SIGTERM.
 func Start(ctx context.Context, t Target, s Settings, out io.Writer, ready time.Duration) (*Admin, error) {
 	port, err := freePort()
 	if err != nil {
@@ -49,7 +50,7 @@ func Start(ctx context.Context, t Target, s Settings, out io.Writer, ready time.
 		a.err = cmd.Wait()
 		close(a.done)
 	}()
-	if err := a.waitReady(ctx, ready); err != nil {
+	if err := a.waitReady(ctx, s.readyPath(), ready); err != nil {
 		a.Kill()
 		return nil, fmt.Errorf("%s admin: %w", t.Name(), err)
 	}
@@ -66,13 +67,13 @@ func (a *Admin) PID() int { return a.cmd.Process.Pid }
 // Exited is closed when the process has ended.
 func (a *Admin) Exited() <-chan struct{} { return a.done }
 
-func (a *Admin) waitReady(ctx context.Context, limit time.Duration) error {
+func (a *Admin) waitReady(ctx context.Context, path string, limit time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, a.URL()+"/toLogin", nil)
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, a.BaseURL+path, nil)
 		if resp, err := http.DefaultClient.Do(req); err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
@@ -83,7 +84,7 @@ func (a *Admin) waitReady(ctx context.Context, limit time.Duration) error {
 		case <-a.done:
 			return fmt.Errorf("exited before it was ready: %v", a.err)
 		case <-ctx.Done():
-			return fmt.Errorf("GET %s/toLogin not 200 after %s", ContextPath, limit)
+			return fmt.Errorf("GET %s not 200 after %s", path, limit)
 		case <-tick.C:
 		}
 	}

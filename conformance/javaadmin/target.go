@@ -33,6 +33,21 @@ type Settings struct {
 	// WorkDir holds the process's files (logback config, Tomcat scratch
 	// directories); the test removes it.
 	WorkDir string
+	// ReadyPath is the page that answers 200 once the admin serves
+	// requests; empty means the 2.4.2 login page, ContextPath + "/toLogin"
+	// (3.4.2: ReadyPath342).
+	ReadyPath string
+}
+
+// ReadyPath342 is the 3.4.2 admin's login page: its context path is the
+// root (reference README).
+const ReadyPath342 = "/auth/login"
+
+func (s Settings) readyPath() string {
+	if s.ReadyPath != "" {
+		return s.ReadyPath
+	}
+	return ContextPath + "/toLogin"
 }
 
 // args are the command-line settings both admins read, for port.
@@ -68,7 +83,8 @@ type Target interface {
 	Command(ctx context.Context, port int, s Settings) (*exec.Cmd, error)
 }
 
-// Java is the official 2.4.2 jar, the oracle.
+// Java is an official admin jar, the oracle: 2.4.2 (JarPath) or 3.4.2
+// (JarPath342); both read the same command-line keys.
 type Java struct {
 	Jar string
 	// DebugLoggers are logback loggers raised to DEBUG, e.g.

@@ -32,21 +32,41 @@ func ParseFixRate(conf string) (int, error) {
 	return n, nil
 }
 
-// NextTime is generateNextValidTime of the Java schedule loop
+// FixRate is how NextTimeWith computes a FIX_RATE job's next fire time;
+// the admin picks the rule of the Java admin that owns its database.
+type FixRate int
+
+const (
+	// FixRate242 is 2.4.2's JobScheduleHelper.generateNextValidTime:
+	// from + N seconds, milliseconds kept.
+	FixRate242 FixRate = iota
+	// FixRate342 is 3.4.2's FixRateScheduleType (3.4.0 release note 9):
+	// from + N seconds, rounded up to the next whole second when that has
+	// milliseconds (a next time computed from "now").
+	FixRate342
+)
+
+// NextTime is NextTimeWith(FixRate242, …).
+func NextTime(scheduleType, scheduleConf string, from time.Time, loc *time.Location) (time.Time, bool, error) {
+	return NextTimeWith(FixRate242, scheduleType, scheduleConf, from, loc)
+}
+
+// NextTimeWith is generateNextValidTime of the Java schedule loop
 // (scheduler.md §2): the next fire time of a job after from.
 //
 //   - CRON: first match strictly after from, in loc (nil = time.Local).
 //     Parse errors and the Java class's evaluation failures are errors; a
 //     schedule with no further fire time gives ok == false.
-//   - FIX_RATE: from + N seconds, milliseconds kept. N*1000 is computed in
-//     32-bit arithmetic and wraps for N > 2147483, as in Java, so such
-//     confs yield a time in the past (the documented quirk; callers that
-//     want to reject them should check ParseFixRate on add/update).
+//   - FIX_RATE: from + N seconds, then as rule says. N*1000 is computed
+//     in 64 bits: 2.4.2 computed it in 32-bit int arithmetic, which wrapped
+//     for N > 2147483 (about 24.8 days) into a time in the past, so such a
+//     job fired at every schedule round; 3.1.0 fixed it (PR-3708/PR-3704,
+//     Long.parseLong(conf) * 1000L), and so do we for both generations.
 //   - NONE and unknown types: ok == false, no error.
 //
 // Errors carry context; errors.As with *ParseError or *FixRateError
 // recovers the bare Java message where an answer must repeat it.
-func NextTime(scheduleType, scheduleConf string, from time.Time, loc *time.Location) (time.Time, bool, error) {
+func NextTimeWith(rule FixRate, scheduleType, scheduleConf string, from time.Time, loc *time.Location) (time.Time, bool, error) {
 	if loc == nil {
 		loc = time.Local
 	}
@@ -66,8 +86,12 @@ func NextTime(scheduleType, scheduleConf string, from time.Time, loc *time.Locat
 		if err != nil {
 			return time.Time{}, false, err
 		}
-		offsetMs := int32(n) * 1000 // wraps like Java int arithmetic
-		return from.Add(time.Duration(offsetMs) * time.Millisecond).In(loc), true, nil
+		next := from.Add(time.Duration(n) * time.Second)
+		if ms := next.UnixMilli(); rule == FixRate342 && ms%1000 != 0 {
+			// setMilliseconds(0) then one second on (Java's Date holds ms).
+			next = time.UnixMilli(ms - (ms%1000+1000)%1000 + 1000)
+		}
+		return next.In(loc), true, nil
 	}
 	return time.Time{}, false, nil
 }

@@ -24,7 +24,7 @@ func (s *Service) Add(ctx context.Context, j schema.JobInfo, may MayUseGroup) (i
 	if err != nil {
 		return 0, err
 	}
-	s.log.Info().Int("job_id", id).Int("job_group", j.JobGroup).Msg("job added")
+	s.audit(ctx, ActionJobSave, id, jobDetail(j))
 	return id, nil
 }
 

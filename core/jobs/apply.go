@@ -94,9 +94,6 @@ func (s *Service) Apply(ctx context.Context, sp Spec, mode Mode, may MayUseGroup
 	if err != nil {
 		return Applied{}, err
 	}
-	if res.Outcome == Created || res.Outcome == Updated {
-		s.log.Info().Int("job_id", res.ID).Str("outcome", string(res.Outcome)).Strs("changed", res.Changed).Msg("job applied")
-	}
 	return res, nil
 }
 
@@ -199,13 +196,13 @@ func (s *Service) Replace(ctx context.Context, id int, sp Spec, may MayUseGroup)
 			return &Refusal{Err: ErrConflict, Msg: fmt.Sprintf("key %q is taken by job %d", sp.Key, other.ID)}
 		}
 		res, err = s.overwrite(ctx, tx, old, j, sp.Running, Overwrite, may)
+		if err == nil {
+			b.applied = append(b.applied, res)
+		}
 		return err
 	})
 	if err != nil {
 		return Applied{}, err
-	}
-	if res.Outcome == Updated {
-		s.log.Info().Int("job_id", id).Strs("changed", res.Changed).Msg("job updated")
 	}
 	return res, nil
 }
@@ -336,14 +333,26 @@ type Batch struct {
 	tx    *schema.Store
 	ctx   context.Context
 	index *jobIndex
+	// applied are the jobs written, audited once the batch committed.
+	applied []Applied
 }
 
 // Batch runs fn in one schedule-lock transaction, committed when fn
-// returns nil. Keep batches short: schedule rounds wait for them.
+// returns nil. Keep batches short: schedule rounds wait for them. Each job
+// it created or changed gets its audit line after the commit.
 func (s *Service) Batch(ctx context.Context, fn func(b *Batch) error) error {
-	return s.store.WithScheduleLock(ctx, func(tx *schema.Store) error {
-		return fn(&Batch{s: s, tx: tx, ctx: ctx, index: newJobIndex(tx)})
+	var last *Batch // the attempt that committed, if the store ran fn again
+	err := s.store.WithScheduleLock(ctx, func(tx *schema.Store) error {
+		last = &Batch{s: s, tx: tx, ctx: ctx, index: newJobIndex(tx)}
+		return fn(last)
 	})
+	if err != nil {
+		return err
+	}
+	for _, a := range last.applied {
+		s.auditApplied(ctx, a)
+	}
+	return nil
 }
 
 // Store reads inside the batch's transaction.
@@ -351,7 +360,11 @@ func (b *Batch) Store() *schema.Store { return b.tx }
 
 // Apply is Service.Apply inside the batch.
 func (b *Batch) Apply(sp Spec, mode Mode, may MayUseGroup) (Applied, error) {
-	return b.s.apply(b.ctx, b, sp, mode, may)
+	res, err := b.s.apply(b.ctx, b, sp, mode, may)
+	if err == nil {
+		b.applied = append(b.applied, res)
+	}
+	return res, err
 }
 
 // FindJob is Service.FindJob inside the batch.

@@ -9,4 +9,12 @@
 // of any other admin, Java or Go, sharing the database — can never undo it
 // with a stale copy, and on a multi-primary cluster two nodes writing the
 // same job conflict instead of both winning.
+//
+// Every job it creates, changes, starts, stops or removes, and every GLUE
+// save, writes one audit line at info level once the change is committed,
+// on both generations: the message is the 3.4.2 admin's operation log
+// ("xxl-job operation log: operator = <user>, type = jobinfo-save, content
+// = <job id>"), with the fields user, action and job_id. Callers name the
+// user with WithOperator on the request's context; a "run once" trigger,
+// which does not pass through this service, is audited with AuditTrigger.
 package jobs

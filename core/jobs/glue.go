@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"unicode/utf16"
 
+	"github.com/rs/zerolog"
+
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/loglimit"
 )
 
 // GlueVersionsKept is how many GLUE source versions a job keeps.
@@ -39,7 +42,9 @@ func (s *Service) SaveGlue(ctx context.Context, id int, source, remark *string, 
 	if err != nil {
 		return err
 	}
-	s.log.Info().Int("job_id", id).Msg("glue source saved")
+	s.audit(ctx, ActionGlueUpdate, id, func(e *zerolog.Event) {
+		e.Str("glueRemark", str(remark)).Str("glueSource", loglimit.Cut(str(source)))
+	})
 	return nil
 }
 

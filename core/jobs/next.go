@@ -16,7 +16,7 @@ func (s *Service) NextTriggerTimes(scheduleType, scheduleConf string, n int) ([]
 	out := []time.Time{}
 	from := s.now()
 	for range n {
-		t, ok, err := cron.NextTime(scheduleType, scheduleConf, from, s.loc)
+		t, ok, err := cron.NextTimeWith(s.fixRate, scheduleType, scheduleConf, from, s.loc)
 		if err != nil {
 			return nil, &Refusal{Msg: s.texts.Text("schedule_type") + s.texts.Text("system_unvalid") + javaMessage(err)}
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/core/cron"
 )
 
 // Texts is the configured i18n bundle; refusals are written in it.
@@ -67,22 +68,26 @@ type Config struct {
 	Texts Texts
 	// Loc is the zone cron expressions are evaluated in (the admin's zone).
 	Loc *time.Location
-	Now func() time.Time // nil: time.Now
-	Log zerolog.Logger
+	// FixRate is how a FIX_RATE job's next time is computed (start, the
+	// schedule preview): cron.FixRate242 (the zero value) or cron.FixRate342.
+	FixRate cron.FixRate
+	Now     func() time.Time // nil: time.Now
+	Log     zerolog.Logger
 }
 
 // Service changes jobs; safe for concurrent use.
 type Service struct {
-	store *schema.Store
-	texts Texts
-	loc   *time.Location
-	now   func() time.Time
-	log   zerolog.Logger
+	store   *schema.Store
+	texts   Texts
+	loc     *time.Location
+	fixRate cron.FixRate
+	now     func() time.Time
+	log     zerolog.Logger
 }
 
 // New returns the service.
 func New(cfg Config) *Service {
-	s := &Service{store: cfg.Store, texts: cfg.Texts, loc: cfg.Loc, now: cfg.Now,
+	s := &Service{store: cfg.Store, texts: cfg.Texts, loc: cfg.Loc, fixRate: cfg.FixRate, now: cfg.Now,
 		log: cfg.Log.With().Str("component", "jobs").Logger()}
 	if s.loc == nil {
 		s.loc = time.Local

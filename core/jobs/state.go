@@ -16,7 +16,7 @@ const preRead = 5 * time.Second
 
 // nextAfterPreRead is the next fire time of j after now + 5 s, in epoch ms.
 func (s *Service) nextAfterPreRead(j schema.JobInfo) (int64, bool) {
-	t, ok, err := cron.NextTime(j.ScheduleType, str(j.ScheduleConf), s.now().Add(preRead), s.loc)
+	t, ok, err := cron.NextTimeWith(s.fixRate, j.ScheduleType, str(j.ScheduleConf), s.now().Add(preRead), s.loc)
 	if err != nil || !ok {
 		return 0, false
 	}
@@ -37,7 +37,7 @@ func (s *Service) Start(ctx context.Context, id int) error {
 	if err != nil {
 		return err
 	}
-	s.log.Info().Int("job_id", id).Msg("job started")
+	s.audit(ctx, ActionJobStart, id, nil)
 	return nil
 }
 
@@ -72,7 +72,7 @@ func (s *Service) Stop(ctx context.Context, id int) error {
 	if err != nil {
 		return err
 	}
-	s.log.Info().Int("job_id", id).Msg("job stopped")
+	s.audit(ctx, ActionJobStop, id, nil)
 	return nil
 }
 
@@ -110,6 +110,6 @@ func (s *Service) Remove(ctx context.Context, id int) error {
 	if _, err := s.store.GlueDeleteByJob(ctx, id); err != nil {
 		return err
 	}
-	s.log.Info().Int("job_id", id).Msg("job removed")
+	s.audit(ctx, ActionJobRemove, id, nil)
 	return nil
 }

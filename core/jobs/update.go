@@ -21,7 +21,7 @@ func (s *Service) Update(ctx context.Context, j schema.JobInfo, may MayUseGroup)
 	if err != nil {
 		return err
 	}
-	s.log.Info().Int("job_id", j.ID).Msg("job updated")
+	s.audit(ctx, ActionJobUpdate, j.ID, jobDetail(j))
 	return nil
 }
 

@@ -22,5 +22,8 @@
 // info and the next round follows a second later. A failing database is
 // retried with a growing pause (1 s doubling to 5 s) instead of every
 // second, and the stop waits until the ring is empty rather than always
-// sleeping the full 8 s.
+// sleeping the full 8 s (3.3.2's stop waits the same way, up to 10 s; the
+// ring never holds a fire more than 5 s ahead, so both bounds are only a
+// safety net). A job fires once per planned second even if pushed twice,
+// as in 3.3.0's ring (ring.take).
 package schedule

@@ -30,9 +30,10 @@ type action struct {
 
 // planner applies the three cases of scheduler.md §3.2 step 4 to a job.
 type planner struct {
-	loc   *time.Location
-	clock clock.Clock
-	log   zerolog.Logger
+	loc     *time.Location
+	fixRate cron.FixRate
+	clock   clock.Clock
+	log     zerolog.Logger
 }
 
 // plan decides one pre-read job read at nowMs, updating its trigger
@@ -88,7 +89,7 @@ func (p planner) refresh(j *schema.JobInfo, fromMs int64) {
 	if j.ScheduleConf != nil {
 		conf = *j.ScheduleConf
 	}
-	next, ok, err := cron.NextTime(j.ScheduleType, conf, time.UnixMilli(fromMs), p.loc)
+	next, ok, err := cron.NextTimeWith(p.fixRate, j.ScheduleType, conf, time.UnixMilli(fromMs), p.loc)
 	if err == nil && ok {
 		j.TriggerLastTime = j.TriggerNextTime
 		j.TriggerNextTime = next.UnixMilli()

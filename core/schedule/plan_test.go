@@ -7,6 +7,7 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/core/clock"
+	"github.com/xxl-admin-go/xxl-admin-go/core/cron"
 	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
 )
 
@@ -96,5 +97,18 @@ func TestPlanRefreshUsesCurrentTime(t *testing.T) {
 	p.plan(&j, ms(10*time.Second))
 	if want := ms(20*time.Second + 700*time.Millisecond); j.TriggerNextTime != want {
 		t.Errorf("next = %d, want %d (from refresh time)", j.TriggerNextTime, want)
+	}
+}
+
+// TestPlanRefreshFixRate342: with the 3.4.2 rule the same refresh lands on
+// a whole second (FixRateScheduleType.java 3.4.2; 3.4.0 release note 9),
+// where the 2.4.2 rule above keeps the refresh time's milliseconds.
+func TestPlanRefreshFixRate342(t *testing.T) {
+	clk := clock.NewFake(t0.Add(10*time.Second + 700*time.Millisecond))
+	p := planner{loc: time.UTC, fixRate: cron.FixRate342, clock: clk, log: zerolog.Nop()}
+	j := schema.JobInfo{ID: 1, ScheduleType: "FIX_RATE", ScheduleConf: schema.Ptr("10"), TriggerStatus: 1, TriggerNextTime: ms(9 * time.Second)}
+	p.plan(&j, ms(10*time.Second))
+	if want := ms(21 * time.Second); j.TriggerNextTime != want {
+		t.Errorf("next = %d, want %d (rounded up to the second)", j.TriggerNextTime, want)
 	}
 }

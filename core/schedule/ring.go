@@ -1,6 +1,9 @@
 package schedule
 
-import "sync"
+import (
+	"slices"
+	"sync"
+)
 
 // ringSlots is one slot per second of a minute (scheduler.md §3.3).
 const ringSlots = 60
@@ -16,8 +19,10 @@ type entry struct {
 }
 
 // ring is the in-memory time ring of one admin: second-of-minute → job
-// fires waiting for that second. Pushing appends, so duplicates survive as
-// in Java.
+// fires waiting for that second. A job fires once per planned second: a
+// round's compare-and-set never plans the same (job, second) twice, and
+// take drops a repeat anyway, as the 3.3.0 ring does (2.4.2's fired every
+// copy pushed).
 type ring struct {
 	mu      sync.Mutex
 	slots   [ringSlots][]entry
@@ -58,16 +63,23 @@ func (r *ring) push(e entry) bool {
 }
 
 // take removes and returns the entries of second (epoch seconds) and of
-// the second before it: the look-back that rescues a slot when a tick came
-// late.
+// the two seconds before it: the look-back that rescues the slots of a
+// tick that came up to two seconds late. 2.4.2 looked one second back, so
+// a tick two seconds late left a slot's fires waiting a whole minute;
+// 3.3.0 looks two back (JobScheduleHelper.java 3.4.2 line 220), and so do
+// we on both generations.
 func (r *ring) take(second int64) []entry {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.ticked = max(r.ticked, second)
 	var out []entry
 	slot := int(floorMod(second, ringSlots))
-	for _, s := range []int{slot, (slot + ringSlots - 1) % ringSlots} {
-		out = append(out, r.slots[s]...)
+	for _, s := range []int{slot, (slot + ringSlots - 1) % ringSlots, (slot + ringSlots - 2) % ringSlots} {
+		for _, e := range r.slots[s] {
+			if !slices.ContainsFunc(out, func(o entry) bool { return o.jobID == e.jobID && o.planned == e.planned }) {
+				out = append(out, e)
+			}
+		}
 		r.n -= len(r.slots[s])
 		r.slots[s] = nil
 	}

@@ -51,6 +51,41 @@ func TestRingTakeLooksBack(t *testing.T) {
 	<-ch
 }
 
+// TestRingTakeLooksBackTwoSeconds: a tick two seconds late still takes
+// the slots it missed (3.3.0's look-back, JobScheduleHelper.java 3.4.2
+// line 220); three seconds back waits for its second again.
+func TestRingTakeLooksBackTwoSeconds(t *testing.T) {
+	var r ring
+	for _, e := range []entry{{1, ms(3 * time.Second), "DO_NOTHING"}, {2, ms(4 * time.Second), "DO_NOTHING"}, {3, ms(6 * time.Second), "DO_NOTHING"}} {
+		r.push(e)
+	}
+	want := []entry{{3, ms(6 * time.Second), "DO_NOTHING"}, {2, ms(4 * time.Second), "DO_NOTHING"}}
+	if got := r.take(6); !slices.Equal(got, want) {
+		t.Errorf("take(6) = %v, want %v", got, want)
+	}
+	if r.len() != 1 {
+		t.Errorf("len = %d, want 1 (the 3 s entry is three seconds back)", r.len())
+	}
+}
+
+// TestRingTakeDropsRepeats: a (job, planned second) pushed twice fires
+// once (3.3.0's time ring: "distinct" per slot, JobScheduleHelper.java
+// 3.4.2 line 224); the same job planned for two seconds fires twice.
+func TestRingTakeDropsRepeats(t *testing.T) {
+	var r ring
+	for _, e := range []entry{{1, ms(6 * time.Second), "DO_NOTHING"}, {2, ms(6 * time.Second), "DO_NOTHING"},
+		{1, ms(6 * time.Second), "DO_NOTHING"}, {1, ms(5 * time.Second), "DO_NOTHING"}} {
+		r.push(e)
+	}
+	want := []entry{{1, ms(6 * time.Second), "DO_NOTHING"}, {2, ms(6 * time.Second), "DO_NOTHING"}, {1, ms(5 * time.Second), "DO_NOTHING"}}
+	if got := r.take(6); !slices.Equal(got, want) {
+		t.Errorf("take(6) = %v, want %v", got, want)
+	}
+	if r.len() != 0 {
+		t.Errorf("len = %d after the take, want 0 (the repeat is gone too)", r.len())
+	}
+}
+
 // TestTickSubmitsCron: ring fires are CRON triggers with retry -1 and no
 // overrides (scheduler.md §3.3).
 func TestTickSubmitsCron(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/core/clock"
+	"github.com/xxl-admin-go/xxl-admin-go/core/cron"
 	"github.com/xxl-admin-go/xxl-admin-go/core/lifecycle"
 	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
 )
@@ -24,6 +25,9 @@ type Config struct {
 	// evaluated in: the admin's local zone (scheduler.md §13). nil means
 	// time.Local.
 	Loc *time.Location
+	// FixRate is how a FIX_RATE job's next time is computed: cron.FixRate242
+	// (the zero value) or cron.FixRate342, the admin owning the database.
+	FixRate cron.FixRate
 	// Clock defaults to clock.System.
 	Clock clock.Clock
 	Log   zerolog.Logger
@@ -92,7 +96,7 @@ func New(cfg Config) (*Scheduler, error) {
 		cfg.Clock = clock.System{}
 	}
 	cfg.Log = cfg.Log.With().Str("component", "schedule").Logger()
-	return &Scheduler{cfg: cfg, planner: planner{loc: cfg.Loc, clock: cfg.Clock, log: cfg.Log}}, nil
+	return &Scheduler{cfg: cfg, planner: planner{loc: cfg.Loc, fixRate: cfg.FixRate, clock: cfg.Clock, log: cfg.Log}}, nil
 }
 
 // Start launches the loop and the ring ticker.

@@ -8,8 +8,9 @@ import (
 )
 
 // runRing is the ring thread: PrepareLead before every whole second it
-// submits the fires of that second (and of the second before, the look-back
-// of scheduler.md §3.3) with their planned times, so the pools have their
+// submits the fires of that second (and of the two seconds before, the
+// look-back of scheduler.md §3.3 widened as in 3.3.0, see ring.take) with
+// their planned times, so the pools have their
 // rows written when the second begins and the /run calls leave at it. Java
 // wakes at the second itself and starts the whole work then.
 func (s *Scheduler) runRing(ctx context.Context) {
@@ -35,8 +36,8 @@ func nextTick(now time.Time) time.Time {
 	return next
 }
 
-// tick submits what the ring holds for second (epoch seconds) and the
-// second before.
+// tick submits what the ring holds for second (epoch seconds) and the two
+// seconds before.
 func (s *Scheduler) tick(second int64) {
 	due := s.ring.take(second)
 	var rejected []entry

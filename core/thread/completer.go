@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf16"
@@ -39,6 +38,7 @@ type Completer struct {
 	log     zerolog.Logger
 	unknown *loglimit.Repeats // callbacks for logs that do not exist
 	obs     CallbackObserver
+	rule    ChildRule
 }
 
 var _ api.Callbacks = (*Completer)(nil)
@@ -52,12 +52,16 @@ type CompleterConfig struct {
 	Log     zerolog.Logger
 	// Observer sees the items of every POST; nil means none.
 	Observer CallbackObserver
+	// Children is how child job ids are read: ChildRule242 (the zero
+	// value) or ChildRule342, the admin that owns the database.
+	Children ChildRule
 }
 
 // NewCompleter creates the completer.
 func NewCompleter(cfg CompleterConfig) *Completer {
 	return &Completer{store: cfg.Store, gc: cfg.Store.NewGroupCommit(64), texts: cfg.Texts, trigger: cfg.Trigger,
-		now: orNow(cfg.Now), log: cfg.Log.With().Str("component", "completer").Logger(), unknown: loglimit.NewRepeats(0, nil), obs: cfg.Observer}
+		now: orNow(cfg.Now), log: cfg.Log.With().Str("component", "completer").Logger(), unknown: loglimit.NewRepeats(0, nil), obs: cfg.Observer,
+		rule: cfg.Children}
 }
 
 // Callback processes one /api/callback POST, item by item in order, as one
@@ -258,7 +262,7 @@ func (c *Completer) result(ctx context.Context, s *schema.Store, jobs jobCache, 
 		}
 		if job != nil && job.ChildJobID != nil && strings.TrimSpace(*job.ChildJobID) != "" {
 			var text string
-			text, children = c.childText(*job.ChildJobID)
+			text, children = c.childText(*job.ChildJobID, l.JobID)
 			msg := deref(l.HandleMsg) + text
 			l.HandleMsg = &msg
 		}
@@ -281,8 +285,10 @@ func (c *Completer) fire(fires []childFire) {
 }
 
 // childText builds the text appended to a successful parent's handle_msg
-// (executor-protocol.md §2.5) and the child ids to fire.
-func (c *Completer) childText(childJobIDs string) (string, []int) {
+// (executor-protocol.md §2.5) and the child ids to fire; under
+// ChildRule342 a child naming the parent itself is left out (no text, no
+// trigger).
+func (c *Completer) childText(childJobIDs string, parent int) (string, []int) {
 	var b strings.Builder
 	b.WriteString("<br><br><span style=\"color:#00c0ef;\" > >>>>>>>>>>>")
 	b.WriteString(c.texts.Text("jobconf_trigger_child_run"))
@@ -290,9 +296,12 @@ func (c *Completer) childText(childJobIDs string) (string, []int) {
 	items := javaSplitComma(childJobIDs)
 	var ids []int
 	for i, item := range items {
-		if id, err := strconv.ParseInt(item, 10, 32); err == nil && id > 0 {
-			ids = append(ids, int(id))
-			b.WriteString(c.texts.Format("jobconf_callback_child_msg1", i+1, len(items), item, c.texts.Text("system_success"), nil))
+		if id, ok := c.rule.childID(item); ok {
+			if c.rule == ChildRule342 && id == parent {
+				continue
+			}
+			ids = append(ids, id)
+			b.WriteString(c.texts.Format("jobconf_callback_child_msg1", i+1, len(items), item, c.texts.Text("system_success"), c.rule.triggerMsg()))
 		} else {
 			b.WriteString(c.texts.Format("jobconf_callback_child_msg2", i+1, len(items), item))
 		}

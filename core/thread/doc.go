@@ -2,6 +2,13 @@
 // schedule loop or the trigger pools: executor registration and the registry
 // monitor (JobRegistryHelper), callback completion (JobCompleteHelper and
 // XxlJobCompleter). Each long-lived part is a component with Start/Stop.
+//
+// The texts they store come from the bundle they are given (the 3.4.2
+// bundle on a 3.x database); where the 3.4.2 admin changed more than a
+// text, the component takes an explicit option: CompleterConfig.Children
+// (ChildRule342: a job naming itself as child is skipped, ids are digits
+// only) and FailMonitorConfig.RetryColor (RetryColor342). The lost-job
+// text (joblog_lost_fail) is the same in both admins.
 package thread
 
 import (

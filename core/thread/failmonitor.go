@@ -64,7 +64,18 @@ type FailMonitorConfig struct {
 	// ReclaimEvery runs the stuck-claim scan every n-th pass (0: 6, once a
 	// minute at the Java interval).
 	ReclaimEvery int
+	// RetryColor is the colour of the retry marker appended to a retried
+	// row's trigger_msg: "" is 2.4.2's RetryColor242, the 3.4.2 admin
+	// writes RetryColor342 (app picks by the database's generation).
+	RetryColor string
 }
+
+// The retry marker's colour: JobFailMonitorHelper.java 2.4.2 line 56 and
+// JobFailAlarmMonitorHelper.java 3.4.2 line 25.
+const (
+	RetryColor242 = "#F39C12"
+	RetryColor342 = "#00c0ef"
+)
 
 // FailMonitor is JobFailMonitorHelper: it retries and alarms every failed
 // log exactly once across all admins sharing the database (scheduler.md §8).
@@ -197,7 +208,11 @@ func (m *FailMonitor) handle(ctx context.Context, id int64) error {
 // retry is lost rather than run twice, and a reclaimed row that already
 // carries the marker is not retried again.
 func (m *FailMonitor) retry(ctx context.Context, l schema.JobLog) error {
-	marker := "<br><br><span style=\"color:#F39C12;\" > >>>>>>>>>>>" + m.cfg.Texts.Text("jobconf_trigger_type_retry") + "<<<<<<<<<<< </span><br>"
+	color := m.cfg.RetryColor
+	if color == "" {
+		color = RetryColor242
+	}
+	marker := "<br><br><span style=\"color:" + color + ";\" > >>>>>>>>>>>" + m.cfg.Texts.Text("jobconf_trigger_type_retry") + "<<<<<<<<<<< </span><br>"
 	old := "null" // Java concatenates a null trigger_msg as "null"
 	if l.TriggerMsg != nil {
 		old = *l.TriggerMsg

@@ -6,7 +6,14 @@
 // every registered address, and for each shard inserts the log row before
 // calling the executor's /run, then updates the row with the result and the
 // trigger_msg text of scheduler.md §6 (byte-exact, in the configured
-// bundle's language).
+// bundle's language). On a 3.x database the flow writes the 3.4.2 admin's
+// trigger_msg instead ([Layout342], JobTrigger.processTrigger): executor
+// address, JobHandler, parameter and "success" / "error, …" lines after
+// the run header, and the 3.4.2 HTTP client's exception texts for calls
+// and probes that got no usable answer — the exception's first line only,
+// where Java stores its whole stack trace. Both layouts take one trigger
+// time for every shard of a broadcast (3.4.2's behaviour; 2.4.2 read the
+// clock per shard).
 //
 // [Pools] queue triggers without ever blocking the submitter and run them
 // as a pipeline per pool: many triggers are prepared at once (their jobs

@@ -37,6 +37,8 @@ func (f *Flow) fire(ctx context.Context, fr *firing) outcome {
 		BlockTitle:   p.blockTitle,
 		Timeout:      p.job.ExecutorTimeout,
 		FailRetry:    p.failRetry,
+		Handler:      p.job.ExecutorHandler,
+		Param:        p.param,
 	}
 	if p.broadcast {
 		msg.Shard = &sh
@@ -51,7 +53,7 @@ func (f *Flow) fire(ctx context.Context, fr *firing) outcome {
 	}
 	row := p.logRow(&fr.at, sh)
 	row.ID, row.TriggerCode = fr.logID, code
-	row.TriggerMsg = schema.Ptr(clipBytes(msg.render(f.texts), textColumnBytes))
+	row.TriggerMsg = schema.Ptr(clipBytes(msg.renderAs(f.layout, f.texts), textColumnBytes))
 	row.ExecutorAddress = clipPtr(address, 255)
 	return outcome{typ: p.typ, code: code, row: row}
 }

@@ -36,6 +36,11 @@ type FlowConfig struct {
 	// IpUtil.getIp() — the host IP without port (scheduler.md §6); empty
 	// computes that with MachineIP.
 	AdminAddress string
+	// Layout is the trigger_msg layout: Layout242 (the zero value) or
+	// Layout342, the admin that owns the database (app chooses by its
+	// generation). Layout342 also words the FAILOVER and BUSYOVER probe
+	// failures as the 3.4.2 admin does when Routes is nil.
+	Layout Layout
 	// Now is the clock of trigger_time and logDateTime; default time.Now.
 	Now func() time.Time
 	Log zerolog.Logger
@@ -53,6 +58,7 @@ type Flow struct {
 	client Executor
 	routes *route.Registry
 	texts  Texts
+	layout Layout
 	admin  string
 	now    func() time.Time
 	log    zerolog.Logger
@@ -69,6 +75,7 @@ func NewFlow(cfg FlowConfig) *Flow {
 		client: cfg.Client,
 		routes: cfg.Routes,
 		texts:  cfg.Texts,
+		layout: cfg.Layout,
 		admin:  cfg.AdminAddress,
 		now:    cfg.Now,
 		log:    cfg.Log.With().Str("component", "trigger").Logger(),
@@ -84,7 +91,7 @@ func NewFlow(cfg FlowConfig) *Flow {
 		f.admin = MachineIP()
 	}
 	if f.routes == nil {
-		f.routes = route.NewRegistry(route.Config{Prober: NewProber(cfg.Client), Text: f.texts.Text})
+		f.routes = route.NewRegistry(route.Config{Prober: newProber(cfg.Client, f.layout), Text: f.texts.Text})
 	}
 	f.groups = newGroupCache(cfg.Store, f.now)
 	f.tally = newTally(f.now)

@@ -103,7 +103,8 @@ func testNow(s *schema.Store) time.Time {
 }
 
 type flowOpts struct {
-	lang string
+	lang   string
+	layout Layout // Layout342 also takes the 3.4.2 bundle
 }
 
 func newTestFlow(tb testing.TB, s *schema.Store, o flowOpts) (*Flow, *api.Client) {
@@ -114,8 +115,12 @@ func newTestFlow(tb testing.TB, s *schema.Store, o flowOpts) (*Flow, *api.Client
 	client := api.NewClient(api.ClientConfig{})
 	tb.Cleanup(client.CloseIdleConnections)
 	now := testNow(s)
+	texts := i18n.Load(o.lang)
+	if o.layout == Layout342 {
+		texts = i18n.LoadFor(3, o.lang)
+	}
 	f := NewFlow(FlowConfig{
-		Store: s, Client: client, Texts: i18n.Load(o.lang), AdminAddress: "10.0.0.2",
+		Store: s, Client: client, Texts: texts, Layout: o.layout, AdminAddress: "10.0.0.2",
 		Now: func() time.Time { return now }, Log: zerolog.Nop(),
 	})
 	return f, client

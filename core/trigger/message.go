@@ -36,6 +36,10 @@ type message struct {
 	RouteMsg string
 	// Run is the /run outcome; nil when no address was chosen.
 	Run *runOutcome
+	// Handler and Param are the job's handler and the effective
+	// parameter; only Layout342 shows them (nil prints "null").
+	Handler *string
+	Param   *string
 }
 
 // runOutcome is what /run answered at an address; Msg nil prints "null".
@@ -60,6 +64,28 @@ var escapeText = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Rep
 func (m message) render(t Texts) string {
 	var b strings.Builder
 	b.Grow(512)
+	m.writeConfig(&b, t)
+	if m.RouteMsg != "" {
+		b.WriteString(m.RouteMsg)
+		b.WriteString("<br><br>")
+	}
+	if m.Run != nil {
+		b.WriteString(runBlock(t, *m.Run))
+	}
+	return b.String()
+}
+
+// renderAs renders in the given layout.
+func (m message) renderAs(l Layout, t Texts) string {
+	if l == Layout342 {
+		return m.render342(t)
+	}
+	return m.render(t)
+}
+
+// writeConfig writes what both layouts share: the trigger's configuration
+// up to and including the run header.
+func (m message) writeConfig(b *strings.Builder, t Texts) {
 	field := func(key, value string) {
 		b.WriteString(t.Text(key))
 		b.WriteString(colon)
@@ -90,14 +116,6 @@ func (m message) render(t Texts) string {
 	b.WriteString(runHeaderOpen)
 	b.WriteString(t.Text("jobconf_trigger_run"))
 	b.WriteString(runHeaderClose)
-	if m.RouteMsg != "" {
-		b.WriteString(m.RouteMsg)
-		b.WriteString("<br><br>")
-	}
-	if m.Run != nil {
-		b.WriteString(runBlock(t, *m.Run))
-	}
-	return b.String()
 }
 
 // runBlock is the rewritten /run msg: the words address, code and msg are

@@ -1,0 +1,131 @@
+package consolereplay
+
+import (
+	"bufio"
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	sq "github.com/Masterminds/squirrel"
+
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/conformance/javaadmin"
+)
+
+// DefaultSchema342 is the 3.4.2 release's DDL and seed rows, kept beside
+// the repository (<module root>/../shared/spec, like the reference jars);
+// EnvSchema342 overrides it.
+const DefaultSchema342 = "../shared/spec/schema-3.4.2.sql"
+
+// EnvSchema342 names the variable that points at the 3.4.2 DDL elsewhere.
+const EnvSchema342 = "XXL_TEST_SCHEMA_342"
+
+// Schema342Path is the 3.4.2 DDL file to load.
+func Schema342Path() (string, error) {
+	path := os.Getenv(EnvSchema342)
+	if path == "" {
+		root, err := javaadmin.ModuleRoot()
+		if err != nil {
+			return "", err
+		}
+		path = filepath.Join(root, filepath.FromSlash(DefaultSchema342))
+	}
+	if _, err := os.Stat(path); err != nil {
+		return "", fmt.Errorf("3.4.2 schema (set %s to use another path): %w", EnvSchema342, err)
+	}
+	return path, nil
+}
+
+// OpenDB342 loads the 3.4.2 release's tables and seed rows
+// (Schema342Path) into an empty MariaDB/MySQL database at a JDBC URL, as
+// the reference README says (without its CREATE DATABASE and USE lines),
+// and opens the harness's handle. The 3.4.2 jar does not create tables;
+// our admin's 3.x schema is not there yet, so other backends are refused.
+func OpenDB342(ctx context.Context, url, user, pass string) (*DB, error) {
+	target, err := schema.ParseJDBC(url, user, pass)
+	if err != nil {
+		return nil, fmt.Errorf("parse %s: %w", url, err)
+	}
+	if target.Driver != "mysql" {
+		return nil, fmt.Errorf("3.4.2 tables on %s: only MariaDB/MySQL (the release's DDL)", target.Display)
+	}
+	path, err := Schema342Path()
+	if err != nil {
+		return nil, err
+	}
+	stmts, err := readDDL(path)
+	if err != nil {
+		return nil, err
+	}
+	db, err := sql.Open(target.Driver, target.DSN)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", target.Display, err)
+	}
+	db.SetMaxOpenConns(2)
+	conn, err := db.Conn(ctx) // SET NAMES holds per session
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("connect %s: %w", target.Display, err)
+	}
+	for _, st := range stmts {
+		if _, err := conn.ExecContext(ctx, st); err != nil {
+			conn.Close()
+			db.Close()
+			return nil, fmt.Errorf("%s: %.80s: %w", path, st, err)
+		}
+	}
+	conn.Close()
+	loc, err := time.LoadLocation(Zone)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("load zone: %w", err)
+	}
+	return &DB{SQL: db, loc: loc, sb: sq.StatementBuilder.PlaceholderFormat(sq.Question)}, nil
+}
+
+// readDDL splits the release's SQL file into statements: '#' lines are
+// comments, a statement ends with a line ending in ';', and the lines that
+// create and select the database xxl_job are left out.
+func readDDL(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read DDL: %w", err)
+	}
+	defer f.Close()
+	var out []string
+	var cur strings.Builder
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		trimmed := strings.TrimSpace(line)
+		lower := strings.ToLower(trimmed)
+		if cur.Len() == 0 && (trimmed == "" || strings.HasPrefix(trimmed, "#") ||
+			strings.HasPrefix(lower, "create database") || strings.HasPrefix(lower, "use ")) {
+			continue
+		}
+		cur.WriteString(line)
+		cur.WriteByte('\n')
+		if strings.HasSuffix(trimmed, ";") {
+			st := strings.TrimSuffix(strings.TrimSpace(cur.String()), ";")
+			if !strings.EqualFold(st, "commit") {
+				out = append(out, st)
+			}
+			cur.Reset()
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read DDL %s: %w", path, err)
+	}
+	if strings.TrimSpace(cur.String()) != "" {
+		return nil, fmt.Errorf("read DDL %s: statement without ';' at the end", path)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("read DDL %s: no statements", path)
+	}
+	return out, nil
+}
