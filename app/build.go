@@ -111,7 +111,8 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 		return parts{}, fmt.Errorf("schedule: %w", err)
 	}
 
-	jobService := jobs.New(jobs.Config{Store: store, Texts: jobTexts, Loc: time.Local, FixRate: gen.fixRate, Now: now, Log: log})
+	jobService := jobs.New(jobs.Config{Store: store, Texts: jobTexts, Rules: jobRules(store.Generation()), Loc: time.Local,
+		FixRate: gen.fixRate, Now: now, Log: log})
 	web, err := console.New(console.Config{
 		Store:        store,
 		Jobs:         jobService,
@@ -174,4 +175,13 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 			scheduler,
 		},
 	}, nil
+}
+
+// jobRules are the job service's checks of the Java admin owning the
+// database: 3.4.2's on a 3.x schema.
+func jobRules(g schema.Generation) jobs.Rules {
+	if g == schema.Gen3 {
+		return jobs.Rules342
+	}
+	return jobs.Rules242
 }

@@ -146,7 +146,7 @@ func runJobs(args []string, env func(args []string) config.Env, stdin io.Reader,
 	if p.action == "export" {
 		err = runExport(ctx, p, store, operator, stdout)
 	} else {
-		svc := jobs.New(jobs.Config{Store: store, Texts: i18n.Load(cfg.I18n), Loc: time.Local, Log: log})
+		svc := jobs.New(jobs.Config{Store: store, Texts: i18n.Load(cfg.I18n), Rules: jobRules(store.Generation()), Loc: time.Local, Log: log})
 		err = runImport(ctx, p, svc, operator, stdin, stdout)
 	}
 	if err != nil {

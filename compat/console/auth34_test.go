@@ -193,12 +193,14 @@ func TestAuth34JavaCookie(t *testing.T) {
 }
 
 // TestAuth34NotLoggedIn: xxl-sso's interceptor answers a JSON route with
-// Gson's {"code":500,"msg":"…XxlSsoException: not login for path:…"} and
-// the charset content type; POST-only routes refuse GET with 405.
+// Gson's {"code":500,"msg":"…XxlSsoException: not login for path:…"},
+// ended by println's line break, and the charset content type (answer of
+// the 3.4.2 jar to POST /jobinfo/pageList without a cookie); POST-only
+// routes refuse GET with 405.
 func TestAuth34NotLoggedIn(t *testing.T) {
 	e := newEnv34(t, storetest.OpenGen(t, schema.Gen3, storetest.SQLiteURL(t, ""), "", ""), 0)
 	res, body := e.post("/auth/updatePwd", "", nil)
-	if want := `{"code":500,"msg":"com.xxl.sso.core.exception.XxlSsoException: not login for path:/auth/updatePwd"}`; body != want ||
+	if want := `{"code":500,"msg":"com.xxl.sso.core.exception.XxlSsoException: not login for path:/auth/updatePwd"}` + "\n"; body != want ||
 		res.Header.Get("Content-Type") != "application/json;charset=UTF-8" {
 		t.Errorf("%s %s\nwant %s", res.Header.Get("Content-Type"), body, want)
 	}

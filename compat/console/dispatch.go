@@ -83,16 +83,28 @@ func (c *Console) serve(x *exchange, rt endpoint) {
 	if rt.writes && crossSite(r) {
 		c.log.Warn().Str("path", r.URL.Path).Str("origin", r.Header.Get("Origin")).
 			Str("referer", r.Header.Get("Referer")).Msg("cross-site request refused")
+		if c.gen3 {
+			writeBody(w, http.StatusForbidden, typeJSON, sortedJSON(response34{Code: 500, Msg: "Cross-site request refused"}))
+			return
+		}
 		writeBody(w, http.StatusForbidden, typeJSONError, jackson(returnT{Code: 500, Msg: ptr("Cross-site request refused")}))
 		return
 	}
 	f, err := readForm(w, r)
 	if err != nil {
+		if c.gen3 {
+			c.errorPage34(x, http.StatusBadRequest)
+			return
+		}
 		springError(w, r, http.StatusBadRequest, c.now())
 		return
 	}
 	x.form = f
 	if err := rt.serve(c, x); err != nil {
+		if c.gen3 {
+			c.failure34(x, rt, err)
+			return
+		}
 		c.failure(x, rt, err)
 	}
 }

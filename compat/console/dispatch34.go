@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/core/jobs"
 )
 
 // dispatch34 runs a 3.4.2 route's checks in that admin's order: the HTTP
@@ -84,4 +85,51 @@ func (c *Console) errorPage34(x *exchange, status int) {
 	p := c.page(x, "error", ErrorData{Message: "HTTP Status Code: " + strconv.Itoa(status)})
 	p.Title = "Error"
 	c.renderStatus(x, p, status)
+}
+
+// failure34 renders a 3.x handler's error as the 3.4.2 admin would,
+// without its internal texts: a controller's refusal is Response.ofFail;
+// a parameter Spring cannot bind (missing, empty where required, not a
+// number) is its 400 error page; an exception is WebHandlerExceptionResolver's
+// answer — Gson {"code":500,"msg":<toString>} on JSON routes, the error
+// page with that text on pages.
+func (c *Console) failure34(x *exchange, rt endpoint, err error) {
+	var (
+		refusal *jobs.Refusal
+		java    *javaException
+		clean   *cleanFailure
+		missing *missingParam
+	)
+	msg := ""
+	switch {
+	case errors.As(err, &refusal):
+		if !rt.page {
+			fail34(x.w, refusal.Msg)
+			return
+		}
+		msg = refusal.Msg
+	case errors.Is(err, errBadNumber), errors.As(err, &missing):
+		c.errorPage34(x, http.StatusBadRequest)
+		return
+	case errors.Is(err, jobs.ErrNoRow):
+		// Response.ofFail(): the message "Fail".
+		fail34(x.w, "Fail")
+		return
+	case errors.As(err, &java):
+		msg = java.text
+	case errors.As(err, &clean):
+		msg = clean.msg
+	case errors.Is(err, jobs.ErrNotFound):
+		msg = c.text("jobinfo_glue_jobid_invalid")
+	case errors.Is(err, jobs.ErrPermission):
+		msg = runtimeException(c.permissionText(x.user)).Error()
+	default:
+		c.log.Error().Err(err).Str("path", x.r.URL.Path).Msg("console request failed")
+		msg = c.text("system_opt_fail")
+	}
+	if rt.page {
+		c.renderError(x, msg)
+		return
+	}
+	failException34(x.w, msg)
 }

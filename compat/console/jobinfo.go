@@ -92,13 +92,23 @@ func (c *Console) jobinfoPageList(x *exchange) error {
 
 // jobForm binds the job bean of add and update: every property by its JSON
 // name; int properties must convert (400 otherwise).
-func jobForm(f form) (schema.JobInfo, error) {
-	j := schema.JobInfo{JobDesc: f.text("jobDesc"), Author: f.str("author"), AlarmEmail: f.str("alarmEmail"),
-		ScheduleType: f.text("scheduleType"), ScheduleConf: f.str("scheduleConf"), MisfireStrategy: f.text("misfireStrategy"),
-		ExecutorRouteStrategy: f.str("executorRouteStrategy"), ExecutorHandler: f.str("executorHandler"),
-		ExecutorParam: f.str("executorParam"), ExecutorBlockStrategy: f.str("executorBlockStrategy"),
-		GlueType: f.text("glueType"), GlueSource: f.str("glueSource"), GlueRemark: f.str("glueRemark"),
-		ChildJobID: f.str("childJobId")}
+func jobForm(f form) (schema.JobInfo, error) { return jobFormWith(f, f.str) }
+
+// jobFormWith is jobForm with the reading of String properties: the first
+// value (2.4.2) or all values joined (3.4.2, form.joined).
+func jobFormWith(f form, str func(name string) *string) (schema.JobInfo, error) {
+	text := func(name string) string {
+		if p := str(name); p != nil {
+			return *p
+		}
+		return ""
+	}
+	j := schema.JobInfo{JobDesc: text("jobDesc"), Author: str("author"), AlarmEmail: str("alarmEmail"),
+		ScheduleType: text("scheduleType"), ScheduleConf: str("scheduleConf"), MisfireStrategy: text("misfireStrategy"),
+		ExecutorRouteStrategy: str("executorRouteStrategy"), ExecutorHandler: str("executorHandler"),
+		ExecutorParam: str("executorParam"), ExecutorBlockStrategy: str("executorBlockStrategy"),
+		GlueType: text("glueType"), GlueSource: str("glueSource"), GlueRemark: str("glueRemark"),
+		ChildJobID: str("childJobId")}
 	var err error
 	for _, p := range []struct {
 		name string

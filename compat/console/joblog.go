@@ -189,9 +189,12 @@ func (c *Console) joblogKill(x *exchange) error {
 	return nil
 }
 
+// clearRule is what a clear-log type keeps.
+type clearRule struct{ months, keep int }
+
 // clearTypes maps the clear-log type to what it keeps: months back, or the
 // newest N rows (console.md §6).
-var clearTypes = map[int]struct{ months, keep int }{
+var clearTypes = map[int]clearRule{
 	1: {months: 1}, 2: {months: 3}, 3: {months: 6}, 4: {months: 12},
 	5: {keep: 1000}, 6: {keep: 10000}, 7: {keep: 30000}, 8: {keep: 100000}, 9: {},
 }
@@ -215,6 +218,16 @@ func (c *Console) joblogClear(x *exchange) error {
 		fail(x.w, c.text("joblog_clean_type_unvalid"))
 		return nil
 	}
+	if err := c.clearLogs(x, group, jobID, rule); err != nil {
+		return err
+	}
+	ok(x.w, nil)
+	return nil
+}
+
+// clearLogs deletes a clear-log selection in batches of 1000 ids, as both
+// admins do.
+func (c *Console) clearLogs(x *exchange, group, jobID int, rule clearRule) error {
 	f := schema.ClearFilter{JobGroup: group, JobID: jobID, KeepNewestN: rule.keep}
 	if rule.months > 0 {
 		before := addMonths(c.now().In(c.cfg.Loc), -rule.months)
@@ -223,13 +236,13 @@ func (c *Console) joblogClear(x *exchange) error {
 	total := int64(0)
 	for {
 		ids, err := c.store.LogFindClearIDs(x.ctx, f, 1000)
-		if err != nil || len(ids) == 0 {
-			if err == nil {
-				c.log.Info().Int("job_group", group).Int("job_id", jobID).Int("type", typ).Int64("deleted", total).
-					Str("username", x.user.Username).Msg("logs cleared from the console")
-				ok(x.w, nil)
-			}
+		if err != nil {
 			return err
+		}
+		if len(ids) == 0 {
+			c.log.Info().Int("job_group", group).Int("job_id", jobID).Int64("deleted", total).
+				Str("username", x.user.Username).Msg("logs cleared from the console")
+			return nil
 		}
 		n, err := c.store.LogClear(x.ctx, ids)
 		if err != nil {

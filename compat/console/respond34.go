@@ -38,13 +38,15 @@ func fail34(w http.ResponseWriter, msg string) {
 	respond34(w, 500, &msg, nil)
 }
 
-// failException34 is WebHandlerExceptionResolver's JSON answer: Gson,
-// which leaves the null data out, with the exception's toString as msg.
+// failException34 is WebHandlerExceptionResolver's JSON answer (and
+// xxl-sso's interceptor's): Gson, which leaves the null data out, with the
+// exception's toString as msg, written with println — a line break ends
+// the body (answers of the 3.4.2 jar).
 func failException34(w http.ResponseWriter, text string) {
 	var b bytes.Buffer
 	b.WriteString(`{"code":500,"msg":`)
 	b.Write(gson(text))
-	b.WriteString(`}`)
+	b.WriteString("}\n")
 	writeBody(w, http.StatusOK, typeJSONGson, b.Bytes())
 }
 
@@ -69,4 +71,19 @@ func gson(s string) []byte {
 	b, _ := json.Marshal(s) // escapes <, > and &
 	b = bytes.ReplaceAll(b, []byte("="), []byte(`\u003d`))
 	return bytes.ReplaceAll(b, []byte("'"), []byte(`\u0027`))
+}
+
+// pageModel is xxl-tool's PageModel as the 3.4.2 admin fills it: data and
+// total; offset and pagesize are never set, so always 0 (answers of the
+// 3.4.2 jar to every pageList).
+type pageModel struct {
+	Data     any `json:"data"`
+	Offset   int `json:"offset"`
+	PageSize int `json:"pagesize"`
+	Total    int `json:"total"`
+}
+
+// okPage34 answers Response.ofSuccess(pageModel).
+func okPage34(w http.ResponseWriter, rows any, total int) {
+	ok34(w, pageModel{Data: rows, Total: total})
 }

@@ -102,6 +102,11 @@ func (c *Console) routes() http.Handler {
 		}
 		rt, ok := table[path]
 		if !ok {
+			if c.gen3 {
+				// 3.4.2: the 404 error page, logged in or not.
+				c.errorPage34(&exchange{w: w, r: r, ctx: r.Context()}, http.StatusNotFound)
+				return
+			}
 			c.notFound(w, r)
 			return
 		}

@@ -1,5 +1,7 @@
 package console
 
+import "maps"
+
 // ssoException is the class name xxl-sso's interceptor failures carry in
 // their toString (the 3.4.2 console's JSON and error-page texts).
 const ssoException = "com.xxl.sso.core.exception.XxlSsoException: "
@@ -9,7 +11,7 @@ const ssoException = "com.xxl.sso.core.exception.XxlSsoException: "
 // access levels are its @XxlSso annotations: login=false is anyone, the
 // default is member, role=ADMIN is admin.
 func (c *Console) routeTable34() map[string]endpoint {
-	return map[string]endpoint{
+	table := map[string]endpoint{
 		// IndexController
 		"/":          {access: member, page: true, serve: (*Console).frame},
 		"/dashboard": {access: member, page: true, serve: (*Console).dashboard},
@@ -36,6 +38,48 @@ func (c *Console) routeTable34() map[string]endpoint {
 		// prefix of our own name, which no Java controller can have.
 		exportPath34: {access: member, serve: (*Console).jobinfoExport},
 		importPath34: {access: admin, post: true, writes: true, serve: (*Console).jobinfoImport},
+	}
+	maps.Copy(table, c.jsonRoutes34())
+	return table
+}
+
+// jsonRoutes34 are the JSON endpoints of the 3.4.2 business controllers
+// and JobUserController. Every one takes any method (@RequestMapping);
+// JobGroupController's and JobUserController's need role ADMIN, except
+// /jobgroup/loadById (open to every user since 3.3.2).
+func (c *Console) jsonRoutes34() map[string]endpoint {
+	return map[string]endpoint{
+		// JobInfoController
+		"/jobinfo/pageList":        {access: member, serve: (*Console).jobinfoPageList34},
+		"/jobinfo/insert":          {access: member, writes: true, serve: (*Console).jobinfoInsert34},
+		"/jobinfo/update":          {access: member, writes: true, serve: (*Console).jobinfoUpdate34},
+		"/jobinfo/delete":          {access: member, writes: true, serve: (*Console).jobinfoDelete34},
+		"/jobinfo/start":           {access: member, writes: true, serve: (*Console).jobinfoStart34},
+		"/jobinfo/stop":            {access: member, writes: true, serve: (*Console).jobinfoStop34},
+		"/jobinfo/trigger":         {access: member, writes: true, serve: (*Console).jobinfoTrigger34},
+		"/jobinfo/nextTriggerTime": {access: member, serve: (*Console).jobinfoNextTriggerTime34},
+
+		// JobCodeController
+		"/jobcode/save": {access: member, writes: true, serve: (*Console).jobcodeSave34},
+
+		// JobLogController
+		"/joblog/pageList":     {access: member, serve: (*Console).joblogPageList34},
+		"/joblog/logDetailCat": {access: member, serve: (*Console).joblogDetailCat34},
+		"/joblog/logKill":      {access: member, writes: true, serve: (*Console).joblogKill34},
+		"/joblog/clearLog":     {access: member, writes: true, serve: (*Console).joblogClear34},
+
+		// JobGroupController
+		"/jobgroup/pageList": {access: admin, serve: (*Console).jobgroupPageList34},
+		"/jobgroup/insert":   {access: admin, writes: true, serve: (*Console).jobgroupInsert34},
+		"/jobgroup/update":   {access: admin, writes: true, serve: (*Console).jobgroupUpdate34},
+		"/jobgroup/delete":   {access: admin, writes: true, serve: (*Console).jobgroupDelete34},
+		"/jobgroup/loadById": {access: member, serve: (*Console).jobgroupLoadByID34},
+
+		// JobUserController
+		"/user/pageList": {access: admin, serve: (*Console).userPageList34},
+		"/user/insert":   {access: admin, writes: true, serve: (*Console).userInsert34},
+		"/user/update":   {access: admin, writes: true, serve: (*Console).userUpdate34},
+		"/user/delete":   {access: admin, writes: true, serve: (*Console).userDelete34},
 	}
 }
 

@@ -147,7 +147,10 @@ func (s *tokenSessions) setCookie(w http.ResponseWriter, value string, remember 
 	http.SetCookie(w, c)
 }
 
-// clearCookie is CookieTool.remove: an empty value with Max-Age 0.
+// clearCookie is CookieTool.remove: an empty value with Max-Age 0, which
+// Tomcat writes as an Expires in 1970 and no Max-Age (answer of the 3.4.2
+// jar: "xxl_job_login_token=; Expires=Thu, 01 Jan 1970 00:00:10 GMT;
+// Path=/; HttpOnly").
 func (s *tokenSessions) clearCookie(w http.ResponseWriter) {
-	http.SetCookie(w, &http.Cookie{Name: s.key, Value: "", Path: "/", HttpOnly: true, MaxAge: -1, Expires: time.Unix(10, 0)})
+	http.SetCookie(w, &http.Cookie{Name: s.key, Value: "", Path: "/", HttpOnly: true, Expires: time.Unix(10, 0)})
 }

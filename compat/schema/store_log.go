@@ -31,15 +31,21 @@ func (s *Store) ids(ctx context.Context, b sq.SelectBuilder) ([]int64, error) {
 // LogFilter holds the optional pageList conditions of xxl_job_log.
 // The zero value matches every log.
 type LogFilter struct {
-	JobGroup  int   // used only when JobID == 0 and JobGroup > 0
+	JobGroup  int   // > 0 to filter; 2.4.2 ignores it when JobID > 0 (see GroupWithJob)
 	JobGroups []int // non-nil: only logs of these groups (a normal user's permitted groups)
 	JobID     int   // > 0 to filter
 	From, To  *time.Time
 	LogStatus int // 1 success, 2 failed, 3 running, other: all
+	// GroupWithJob applies JobGroup together with JobID, as 3.4.2's
+	// pageList does; 2.4.2's uses the group only without a job.
+	GroupWithJob bool
+	// NewestID orders LogPageList by id, newest first (3.4.2), instead of
+	// by trigger time (2.4.2).
+	NewestID bool
 }
 
 func (s *Store) applyLogFilter(b sq.SelectBuilder, f LogFilter) sq.SelectBuilder {
-	if f.JobID == 0 && f.JobGroup > 0 {
+	if f.JobGroup > 0 && (f.JobID == 0 || f.GroupWithJob) {
 		b = b.Where(sq.Eq{"job_group": f.JobGroup})
 	}
 	if f.JobGroups != nil {
@@ -67,7 +73,11 @@ func (s *Store) applyLogFilter(b sq.SelectBuilder, f LogFilter) sq.SelectBuilder
 
 // LogPageList is pageList and pageListCount (newest trigger first).
 func (s *Store) LogPageList(ctx context.Context, offset, size int, f LogFilter) ([]JobLog, int, error) {
-	list, err := s.logs(ctx, page(s.applyLogFilter(s.sb.Select(logColumns...).From("xxl_job_log"), f).OrderBy("trigger_time DESC"), offset, size))
+	order := "trigger_time DESC"
+	if f.NewestID {
+		order = "id DESC"
+	}
+	list, err := s.logs(ctx, page(s.applyLogFilter(s.sb.Select(logColumns...).From("xxl_job_log"), f).OrderBy(order), offset, size))
 	if err != nil {
 		return nil, 0, fmt.Errorf("page logs: %w", err)
 	}

@@ -142,6 +142,10 @@ func TestLogPageList(t *testing.T) {
 			{"running", LogFilter{LogStatus: 3}, pick(2)},
 			{"other status is all", LogFilter{LogStatus: 7}, pick(0, 3, 2, 4, 1)},
 			{"failed in group 2", LogFilter{JobGroup: 2, LogStatus: 2}, pick(3)},
+			// 3.4.2: group and job together; newest id first.
+			{"3.4.2 group with job", LogFilter{JobGroup: 1, JobID: 3, GroupWithJob: true}, pick()},
+			{"3.4.2 group and job", LogFilter{JobGroup: 2, JobID: 3, GroupWithJob: true}, pick(3, 2)},
+			{"3.4.2 newest id first", LogFilter{JobGroup: 1, NewestID: true}, pick(4, 1, 0)},
 		}
 		for _, c := range cases {
 			list, total, err := s.LogPageList(ctx, 0, 50, c.f)

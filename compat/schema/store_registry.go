@@ -99,6 +99,17 @@ func (s *Store) RegistryDelete(ctx context.Context, group, key, value string) (i
 	return n, nil
 }
 
+// RegistryRemoveByKey is the 3.4.2 removeByRegistryGroupAndKey: every
+// registration of one group and key (an executor appname), live or dead,
+// compared by SQL's = as Java's statement does.
+func (s *Store) RegistryRemoveByKey(ctx context.Context, group, key string) (int64, error) {
+	n, err := s.exec(ctx, s.sb.Delete("xxl_job_registry").Where(sq.Eq{"registry_group": group, "registry_key": key}))
+	if err != nil {
+		return 0, fmt.Errorf("delete registrations %s/%s: %w", group, key, err)
+	}
+	return n, nil
+}
+
 // RegistryFindLiveValues lists the distinct live addresses registered under
 // one group and key (appname), so rebuilding one app's address list does
 // not read every executor's row.

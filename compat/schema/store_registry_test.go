@@ -115,3 +115,25 @@ func TestRegistryUpsert(t *testing.T) {
 		}
 	})
 }
+
+// TestRegistryRemoveByKey: removing a 3.x group removes every registration
+// of its appname, live or dead, and nothing of other appnames or of the
+// ADMIN group.
+func TestRegistryRemoveByKey(t *testing.T) {
+	forEachPrepared(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		now := at(s, 2024, 6, 1, 12, 0, 0)
+		mustNoErr(t, s.RegistrySave(ctx, "EXECUTOR", "app", "http://a:9999/", now))
+		mustNoErr(t, s.RegistrySave(ctx, "EXECUTOR", "app", "http://dead:9999/", now.Add(-time.Hour)))
+		mustNoErr(t, s.RegistrySave(ctx, "EXECUTOR", "other", "http://b:9999/", now))
+		mustNoErr(t, s.RegistrySave(ctx, "ADMIN", "app", "http://c:9999/", now))
+		n, err := s.RegistryRemoveByKey(ctx, "EXECUTOR", "app")
+		mustNoErr(t, err)
+		if n != 2 {
+			t.Errorf("removed %d rows, want 2", n)
+		}
+		if got := registryRows(t, s); got != "2" {
+			t.Errorf("%s rows left, want 2", got)
+		}
+	})
+}

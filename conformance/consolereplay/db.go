@@ -47,11 +47,17 @@ func OpenDB(ctx context.Context, url, user, pass string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", url, err)
 	}
+	return openPrepared(ctx, target, schema.Gen2)
+}
+
+// openPrepared creates a generation's tables and seed rows with our
+// admin's own code and opens a handle.
+func openPrepared(ctx context.Context, target schema.Target, gen schema.Generation) (*DB, error) {
 	st, err := schema.Open(ctx, target, schema.PoolSettings{MaxOpen: 1, MaxIdle: 1})
 	if err != nil {
 		return nil, err
 	}
-	_, err = st.Prepare(ctx, schema.PrepareOptions{})
+	_, err = st.Prepare(ctx, schema.PrepareOptions{Create: gen})
 	st.Close()
 	if err != nil {
 		return nil, fmt.Errorf("prepare %s: %w", target.Display, err)

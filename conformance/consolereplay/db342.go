@@ -43,15 +43,21 @@ func Schema342Path() (string, error) {
 // OpenDB342 loads the 3.4.2 release's tables and seed rows
 // (Schema342Path) into an empty MariaDB/MySQL database at a JDBC URL, as
 // the reference README says (without its CREATE DATABASE and USE lines),
-// and opens the harness's handle. The 3.4.2 jar does not create tables;
-// our admin's 3.x schema is not there yet, so other backends are refused.
+// and opens the harness's handle. The 3.4.2 jar does not create tables; on
+// SQLite, where the release's DDL does not run, the tables and seed rows
+// are our admin's own 3.x ones (the same code it runs on an empty database
+// with xxl.job.schema=3), for replays of our admin only.
 func OpenDB342(ctx context.Context, url, user, pass string) (*DB, error) {
 	target, err := schema.ParseJDBC(url, user, pass)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", url, err)
 	}
-	if target.Driver != "mysql" {
-		return nil, fmt.Errorf("3.4.2 tables on %s: only MariaDB/MySQL (the release's DDL)", target.Display)
+	switch target.Driver {
+	case "mysql":
+	case "sqlite":
+		return openPrepared(ctx, target, schema.Gen3)
+	default:
+		return nil, fmt.Errorf("3.4.2 tables on %s: only MariaDB/MySQL (the release's DDL) and SQLite (ours)", target.Display)
 	}
 	path, err := Schema342Path()
 	if err != nil {

@@ -103,9 +103,11 @@ func replayPlan(t *testing.T, gen *Generation, target javaadmin.Target, plan Pla
 	if err := admin.Stop(); err != nil && !errors.Is(err, context.Canceled) {
 		t.Logf("%s admin stop: %v", target.Name(), err)
 	}
-	t.Logf("%s %s %s: ready in %s, %d exchanges replayed in %s, %d mismatches, %d tolerated",
+	equal, tolerated, differing := res.Tally()
+	t.Logf("%s %s %s: ready in %s, %d exchanges replayed in %s: %d equal, %d with tolerated differences only, "+
+		"%d differing; %d mismatches, %d tolerated",
 		target.Name(), gen.Name, plan.Lang, ready.Round(time.Millisecond), res.Exchanges, replayTook.Round(time.Millisecond),
-		len(res.Mismatches), len(res.Tolerated))
+		equal, tolerated, differing, len(res.Mismatches), len(res.Tolerated))
 	for _, m := range res.Tolerated {
 		t.Logf("tolerated (%s): %s", m.Reason, m.Mismatch)
 	}

@@ -34,6 +34,29 @@ type Result struct {
 	Tolerated  []ToleratedMismatch
 }
 
+// Tally counts the replayed exchanges by outcome: equal (no mismatch),
+// tolerated (only accepted mismatches) and differing (some mismatch not
+// accepted). A scenario's executor calls (exchange -1) are not exchanges;
+// their mismatches show in the lists only.
+func (r Result) Tally() (equal, tolerated, differing int) {
+	type key struct {
+		scenario string
+		exchange int
+	}
+	bad, ok := map[key]bool{}, map[key]bool{}
+	for _, m := range r.Mismatches {
+		if m.Exchange >= 0 {
+			bad[key{m.Scenario, m.Exchange}] = true
+		}
+	}
+	for _, m := range r.Tolerated {
+		if k := (key{m.Scenario, m.Exchange}); m.Exchange >= 0 && !bad[k] {
+			ok[k] = true
+		}
+	}
+	return r.Exchanges - len(bad) - len(ok), len(ok), len(bad)
+}
+
 // ToleratedMismatch is a mismatch of ours accepted by a Tolerance.
 type ToleratedMismatch struct {
 	Mismatch

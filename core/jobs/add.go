@@ -55,11 +55,12 @@ func (s *Service) add(ctx context.Context, tx *schema.Store, j schema.JobInfo, m
 	if err := s.checkStrategies(j); err != nil {
 		return 0, err
 	}
-	children, err := s.checkChildren(ctx, tx, j.ChildJobID, may)
+	children, err := s.checkChildren(ctx, tx, j.ChildJobID, 0, may)
 	if err != nil {
 		return 0, err
 	}
 	j.ChildJobID = children
+	j.ExecutorHandler = s.handler(j.ExecutorHandler)
 	if err := s.checkLengths(j); err != nil {
 		return 0, err
 	}
@@ -84,4 +85,14 @@ func (s *Service) checkDescAuthor(j schema.JobInfo) error {
 		return s.refuse("system_please_input", "jobinfo_field_author")
 	}
 	return nil
+}
+
+// handler is the JobHandler as stored: trimmed under Rules.TrimHandler. A
+// missing one stays missing (3.4.2 fails there with a NullPointerException).
+func (s *Service) handler(h *string) *string {
+	if !s.rules.TrimHandler || h == nil {
+		return h
+	}
+	t := javaTrim(*h)
+	return &t
 }

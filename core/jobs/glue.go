@@ -21,10 +21,18 @@ var ErrPermission = errors.New("permission limit")
 
 // SaveGlue stores new GLUE source for a job and records it as a version,
 // keeping the newest 30 (console.md §6 /jobcode/save). Like Java it does
-// not check the glue type, and does not strip "\r".
+// not check the glue type, and does not strip "\r". Under Rules.GlueChecks
+// (3.4.2) a blank source is refused first, and a remark with XSS patterns
+// after its length check.
 func (s *Service) SaveGlue(ctx context.Context, id int, source, remark *string, may MayUseGroup) error {
+	if s.rules.GlueChecks && blank(source) {
+		return s.refuse("system_please_input", "jobinfo_glue_source")
+	}
 	if err := s.checkGlueRemark(remark); err != nil {
 		return err
+	}
+	if s.rules.GlueChecks && hasXSS(*remark) {
+		return s.refuse("jobinfo_glue_remark", "system_unvalid")
 	}
 	err := s.store.WithTx(ctx, func(tx *schema.Store) error {
 		j, err := tx.JobLoad(ctx, id)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf16"
 
@@ -23,43 +24,68 @@ const groupTitleMax = 12
 func javaLen(s string) int { return len(utf16.Encode([]rune(s))) }
 
 // checkGroupNames is the shared part of group save and update
-// (console.md §4, checks 1, 2 and 4).
-func (s *Service) checkGroupNames(g schema.Group, markup bool) error {
+// (console.md §4, checks 1, 2 and 4); onSave tells save from update.
+func (s *Service) checkGroupNames(g schema.Group, onSave bool) error {
 	if javaTrim(g.AppName) == "" {
 		return &Refusal{Msg: s.texts.Text("system_please_input") + "AppName"}
 	}
 	if n := javaLen(g.AppName); n < 4 || n > 64 {
 		return s.refuse("jobgroup_field_appname_length")
 	}
-	if markup && strings.ContainsAny(g.AppName, "<>") {
+	if s.unsafeText(g.AppName, onSave) {
 		return &Refusal{Msg: "AppName" + s.texts.Text("system_unvalid")}
 	}
 	if javaTrim(g.Title) == "" {
 		return s.refuse("system_please_input", "jobgroup_field_title")
 	}
-	if markup && strings.ContainsAny(g.Title, "<>") {
+	if s.unsafeText(g.Title, onSave) {
 		return s.refuse("jobgroup_field_title", "system_unvalid")
 	}
-	if javaLen(g.Title) > groupTitleMax {
+	if max := s.rules.GroupTitleMax; max > 0 {
+		if javaLen(g.Title) > max {
+			return &Refusal{Msg: s.texts.Text("jobgroup_field_title") + s.texts.Text("system_lengh_limit") + "[0-" + strconv.Itoa(max) + "]"}
+		}
+	} else if javaLen(g.Title) > groupTitleMax {
 		return s.refuse("jobgroup_field_title_length")
 	}
 	return nil
 }
 
-// checkManualAddresses is check 6 for a manually registered group.
-func (s *Service) checkManualAddresses(g schema.Group, markup bool) error {
+// unsafeText is the markup check of a group's texts: XssUtil's patterns on
+// save and update under Rules.GroupXSS, else "<" or ">" on save only.
+func (s *Service) unsafeText(v string, onSave bool) bool {
+	if s.rules.GroupXSS {
+		return hasXSS(v)
+	}
+	return onSave && strings.ContainsAny(v, "<>")
+}
+
+// checkManualAddresses is check 6 for a manually registered group; under
+// Rules.HTTPAddresses every address must also be an http(s) URL
+// ("…[2]", checked per address after its blank check).
+func (s *Service) checkManualAddresses(g schema.Group, onSave bool) error {
 	if blank(g.AddressList) {
 		return s.refuse("jobgroup_field_addressType_limit")
 	}
-	if markup && strings.ContainsAny(*g.AddressList, "<>") {
+	if s.unsafeText(*g.AddressList, onSave) {
 		return s.refuse("jobgroup_field_registryList", "system_unvalid")
 	}
 	for _, item := range javaSplit(*g.AddressList, ",") {
 		if javaTrim(item) == "" {
 			return s.refuse("jobgroup_field_registryList_unvalid")
 		}
+		if s.rules.HTTPAddresses && !httpURL(item) {
+			return &Refusal{Msg: s.texts.Text("jobgroup_field_registryList_unvalid") + "[2]"}
+		}
 	}
 	return nil
+}
+
+// httpURL is xxl-tool's HttpTool.isHttp || isHttps: the text, untrimmed,
+// starts with http: or https: in any case.
+func httpURL(v string) bool {
+	l := strings.ToLower(v)
+	return strings.HasPrefix(l, "http:") || strings.HasPrefix(l, "https:")
 }
 
 // AddGroup validates and stores a new executor group (console.md §4
@@ -136,8 +162,21 @@ func (s *Service) updateGroup(ctx context.Context, st *schema.Store, g schema.Gr
 
 // RemoveGroup deletes a group that no job uses, keeping at least one
 // (console.md §4 remove). Both refusals are conflicts with the stored
-// state (ErrConflict).
+// state (ErrConflict). Under Rules.RemoveGroupRegistry (3.4.2) an unknown
+// group is already removed — no error — and the executor registrations of
+// the group's AppName go with it.
 func (s *Service) RemoveGroup(ctx context.Context, id int) error {
+	var g schema.Group
+	if s.rules.RemoveGroupRegistry {
+		var err error
+		g, err = s.store.GroupLoad(ctx, id)
+		if errors.Is(err, schema.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
 	n, err := s.store.JobCount(ctx, schema.JobFilter{JobGroup: id})
 	if err != nil {
 		return err
@@ -158,6 +197,11 @@ func (s *Service) RemoveGroup(ctx context.Context, id int) error {
 	}
 	if removed < 1 {
 		return ErrNoRow
+	}
+	if s.rules.RemoveGroupRegistry {
+		if _, err := s.store.RegistryRemoveByKey(ctx, thread.RegistryGroupExecutor, g.AppName); err != nil {
+			return fmt.Errorf("remove the registrations of group %d: %w", id, err)
+		}
 	}
 	s.log.Info().Int("job_group", id).Msg("executor group removed")
 	return nil

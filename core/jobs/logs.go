@@ -65,7 +65,7 @@ type Logs struct {
 
 // NewLogs returns the service.
 func NewLogs(cfg LogsConfig) *Logs {
-	l := &Logs{store: cfg.Store, exec: cfg.Executor, results: cfg.Results, texts: cfg.Texts, now: cfg.Now,
+	l := &Logs{store: cfg.Store, exec: cfg.Executor, results: cfg.Results, texts: keyedTexts{cfg.Texts}, now: cfg.Now,
 		log: cfg.Log.With().Str("component", "jobs").Logger()}
 	if l.now == nil {
 		l.now = time.Now

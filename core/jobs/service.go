@@ -72,13 +72,17 @@ type Config struct {
 	// schedule preview): cron.FixRate242 (the zero value) or cron.FixRate342.
 	FixRate cron.FixRate
 	Now     func() time.Time // nil: time.Now
-	Log     zerolog.Logger
+	// Rules are the checks of the Java admin owning the database (the zero
+	// value: 2.4.2's); Texts may be that admin's bundle, 2.4.2's or 3.4.2's.
+	Rules Rules
+	Log   zerolog.Logger
 }
 
 // Service changes jobs; safe for concurrent use.
 type Service struct {
 	store   *schema.Store
 	texts   Texts
+	rules   Rules
 	loc     *time.Location
 	fixRate cron.FixRate
 	now     func() time.Time
@@ -87,7 +91,7 @@ type Service struct {
 
 // New returns the service.
 func New(cfg Config) *Service {
-	s := &Service{store: cfg.Store, texts: cfg.Texts, loc: cfg.Loc, fixRate: cfg.FixRate, now: cfg.Now,
+	s := &Service{store: cfg.Store, texts: keyedTexts{cfg.Texts}, rules: cfg.Rules, loc: cfg.Loc, fixRate: cfg.FixRate, now: cfg.Now,
 		log: cfg.Log.With().Str("component", "jobs").Logger()}
 	if s.loc == nil {
 		s.loc = time.Local

@@ -36,7 +36,7 @@ func (s *Service) update(ctx context.Context, tx *schema.Store, j schema.JobInfo
 	if err := s.checkStrategies(j); err != nil {
 		return err
 	}
-	children, err := s.checkChildren(ctx, tx, j.ChildJobID, may)
+	children, err := s.checkChildren(ctx, tx, j.ChildJobID, j.ID, may)
 	if err != nil {
 		return err
 	}
@@ -64,7 +64,7 @@ func (s *Service) update(ctx context.Context, tx *schema.Store, j schema.JobInfo
 	now := s.now()
 	old.JobGroup, old.JobDesc, old.Author, old.AlarmEmail = j.JobGroup, j.JobDesc, j.Author, j.AlarmEmail
 	old.ScheduleType, old.ScheduleConf, old.MisfireStrategy = j.ScheduleType, j.ScheduleConf, j.MisfireStrategy
-	old.ExecutorRouteStrategy, old.ExecutorHandler, old.ExecutorParam = j.ExecutorRouteStrategy, j.ExecutorHandler, j.ExecutorParam
+	old.ExecutorRouteStrategy, old.ExecutorHandler, old.ExecutorParam = j.ExecutorRouteStrategy, s.handler(j.ExecutorHandler), j.ExecutorParam
 	old.ExecutorBlockStrategy, old.ExecutorTimeout, old.ExecutorFailRetryCount = j.ExecutorBlockStrategy, j.ExecutorTimeout, j.ExecutorFailRetryCount
 	old.ChildJobID, old.TriggerNextTime, old.UpdateTime = children, next, &now
 	if err := s.checkLengths(old); err != nil {

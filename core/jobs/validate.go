@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/i18n"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
@@ -77,8 +78,10 @@ func (s *Service) checkStrategies(j schema.JobInfo) error {
 // checkChildren is check 13: every comma-separated child id must be a Java
 // int naming an existing job of a group the caller may use. It returns the
 // list re-joined with commas, which drops trailing empty items as Java's
-// String.split does ("2,4," is stored as "2,4").
-func (s *Service) checkChildren(ctx context.Context, tx *schema.Store, childIDs *string, may MayUseGroup) (*string, error) {
+// String.split does ("2,4," is stored as "2,4"). self is the id of the job
+// being updated (0 on add): under Rules.SelfChild a job may not name
+// itself, refused with the id as read ("05" shows as 5).
+func (s *Service) checkChildren(ctx context.Context, tx *schema.Store, childIDs *string, self int, may MayUseGroup) (*string, error) {
 	if blank(childIDs) {
 		return childIDs, nil
 	}
@@ -87,9 +90,12 @@ func (s *Service) checkChildren(ctx context.Context, tx *schema.Store, childIDs 
 		return s.texts.Text("jobinfo_field_childJobId") + "({0})" + s.texts.Text(suffixKey)
 	}
 	for _, item := range items {
-		id, ok := javaInt(item)
-		if javaTrim(item) == "" || !ok {
+		id, ok := s.childID(item)
+		if !ok {
 			return nil, &Refusal{Msg: i18n.FormatPattern(pattern("system_unvalid"), item)}
+		}
+		if s.rules.SelfChild && id == self {
+			return nil, &Refusal{Msg: i18n.FormatPattern(pattern("system_unvalid"), strconv.Itoa(id))}
 		}
 		child, err := tx.JobLoad(ctx, id)
 		if errors.Is(err, schema.ErrNotFound) {
@@ -104,6 +110,20 @@ func (s *Service) checkChildren(ctx context.Context, tx *schema.Store, childIDs 
 	}
 	joined := strings.Join(items, ",")
 	return &joined, nil
+}
+
+// childID reads one child id: Integer.valueOf under 2.4.2's rules; under
+// Rules.ChildDigits only Unicode decimal digits. A digit string beyond the
+// int range fails Java's parseInt with an exception there; it is refused
+// as illegal here.
+func (s *Service) childID(item string) (int, bool) {
+	if javaTrim(item) == "" {
+		return 0, false
+	}
+	if s.rules.ChildDigits && strings.IndexFunc(item, func(r rune) bool { return !unicode.IsDigit(r) }) >= 0 {
+		return 0, false
+	}
+	return javaInt(item)
 }
 
 // javaSplit is String.split with a literal separator: trailing empty
