@@ -1,52 +1,16 @@
 package console
 
-import (
-	"errors"
-	"net/http"
-
-	"github.com/xxl-admin-go/xxl-admin-go/core/jobs"
-)
-
 // The 3.4.2 console's pages opened in the frame's tabs (jobs, logs,
 // executors, users) and in windows of their own (the GLUE IDE, the rolling
 // log). Each handler builds the model its template and page script need,
-// with the checks the 3.4.2 controllers make before rendering; their JSON
-// endpoints live beside them (routes34.go).
+// with the checks the 3.4.2 controllers make before rendering (a failure
+// is that admin's error page: failure34); their JSON endpoints live beside
+// them (routes34.go).
 
 // xxlJobException34 is the 3.4.2 admin's XxlJobException (its package
 // moved in 3.x), as its exception resolver prints it.
 func xxlJobException34(msg string) error {
 	return &javaException{text: "com.xxl.job.admin.business.scheduler.exception.XxlJobException: " + msg}
-}
-
-// page34 wraps a 3.4.2 page handler: a failure is shown as that admin's
-// error page. An exception the controller throws is rendered with its
-// text (HTTP 200, as WebHandlerExceptionResolver renders it); a missing or
-// malformed parameter is Spring's 400, forwarded to /errorpage; anything
-// else is logged and shown without its internal text.
-func page34(h func(c *Console, x *exchange) error) func(c *Console, x *exchange) error {
-	return func(c *Console, x *exchange) error {
-		err := h(c, x)
-		if err == nil {
-			return nil
-		}
-		var (
-			java    *javaException
-			missing *missingParam
-		)
-		switch {
-		case errors.As(err, &java):
-			c.renderError(x, java.text)
-		case errors.Is(err, errBadNumber), errors.As(err, &missing):
-			c.errorPage34(x, http.StatusBadRequest)
-		case errors.Is(err, jobs.ErrPermission):
-			c.renderError(x, runtimeException(c.permissionText(x.user)).Error())
-		default:
-			c.log.Error().Err(err).Str("path", x.r.URL.Path).Msg("console page failed")
-			c.errorPage34(x, http.StatusInternalServerError)
-		}
-		return nil
-	}
 }
 
 // glueTypes34 are the 3.4.2 GlueTypeEnum descriptions in its order (not

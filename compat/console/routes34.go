@@ -27,12 +27,12 @@ func (c *Console) routeTable34() map[string]endpoint {
 
 		// The pages of JobInfoController, JobLogController, JobCodeController,
 		// JobGroupController and JobUserController (pages34_*.go).
-		"/jobinfo":              {access: member, page: true, serve: page34((*Console).jobinfoPage34)},
-		"/joblog":               {access: member, page: true, serve: page34((*Console).joblogPage34)},
-		"/joblog/logDetailPage": {access: member, page: true, serve: page34((*Console).joblogDetailPage34)},
-		"/jobcode":              {access: member, page: true, serve: page34((*Console).jobcodePage34)},
-		"/jobgroup":             {access: admin, page: true, serve: page34((*Console).jobgroupPage34)},
-		"/user":                 {access: admin, page: true, serve: page34((*Console).userPage34)},
+		"/jobinfo":              {access: member, page: true, serve: (*Console).jobinfoPage34},
+		"/joblog":               {access: member, page: true, serve: (*Console).joblogPage34},
+		"/joblog/logDetailPage": {access: member, page: true, serve: (*Console).joblogDetailPage34},
+		"/jobcode":              {access: member, page: true, serve: (*Console).jobcodePage34},
+		"/jobgroup":             {access: admin, page: true, serve: (*Console).jobgroupPage34},
+		"/user":                 {access: admin, page: true, serve: (*Console).userPage34},
 
 		// Ours: the job list's export and import (transfer.go), under a
 		// prefix of our own name, which no Java controller can have.

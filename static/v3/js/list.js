@@ -97,10 +97,14 @@
       showRefresh: true,
       showColumns: true,
       minimumCountColumns: 2,
-      escape: true,
+      // values reach the formatters as they are; every column escapes
+      // its own (a plain column through textCell)
+      escape: false,
       escapeTitle: true,
       columns: [{ checkbox: true, field: 'xjSelected', width: 5, widthUnit: '%', align: 'center', valign: 'middle' }]
-        .concat(opts.columns),
+        .concat($.map(opts.columns, function (c) {
+          return $.extend({ formatter: XJ.textCell }, c);
+        })),
       onCheck: changed,
       onUncheck: changed,
       onCheckAll: changed,
