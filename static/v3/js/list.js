@@ -60,8 +60,15 @@
       $.each(listeners, function (_, f) { f(n); });
     }
 
+    // data-xj-loads counts the answers shown (a signal for the page tests)
+    var loads = 0;
+    function show(req, page) {
+      req.success(page);
+      $table.attr('data-xj-loads', String(++loads));
+    }
+
     function empty(req) {
-      req.success({ total: 0, rows: [] });
+      show(req, { total: 0, rows: [] });
     }
 
     $table.bootstrapTable({
@@ -74,7 +81,7 @@
             empty(req);
             return;
           }
-          req.success({ total: answer.content.total || 0, rows: answer.content.data || [] });
+          show(req, { total: answer.content.total || 0, rows: answer.content.data || [] });
         }).fail(function (message) {
           XJ.alert(message);
           empty(req);
