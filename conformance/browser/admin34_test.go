@@ -123,10 +123,12 @@ func rowsOf(tb *browser.Tab, table string) []string {
 }
 
 // selectRow clicks the row of a bootstrap-table list whose data has this
-// id (a plain click: that row alone is selected).
+// id, nothing being selected before (a click on the one selected row
+// unselects it, as on the 3.4.2 pages): that row alone is selected.
 func selectRow(tb *browser.Tab, table, id string) {
 	tb.T.Helper()
 	tb.Run(`(function () {
+		jQuery('`+table+`').bootstrapTable('uncheckAll');
 		var data = jQuery('`+table+`').bootstrapTable('getData');
 		for (var i = 0; i < data.length; i++) {
 			if (String(data[i].id) === `+quote(id)+`) {
