@@ -11,7 +11,6 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/compat/api"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/config"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/console"
-	"github.com/xxl-admin-go/xxl-admin-go/compat/i18n"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/openapi"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/core/alarm"
@@ -56,15 +55,13 @@ func observersOf(m *metrics.Metrics) observers {
 // Every trigger source gets the pools as its trigger door, and every
 // component the one clock; each component names itself in its log lines.
 func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, log zerolog.Logger) (parts, error) {
-	// The database's generation decides which Java admin the scheduler
-	// writes as: its bundle (trigger, completer, monitors, alarm) and the
-	// few core behaviours 3.4.2 changed. The job service and the console
-	// keep 2.4.2's bundle until their own 3.x work lands: their texts use
-	// keys 3.4.2 renamed or dropped (system_unvalid, system_lengh_limit,
-	// dataTable_*, …); the console is to call i18n.LoadFor(3, lang).
+	// The database's generation decides which Java admin every part
+	// writes as: its bundle (trigger, completer, monitors, alarm, job
+	// service, console) and the few core behaviours 3.4.2 changed. The job
+	// service names its texts with 2.4.2's keys and reads 3.4.2's renamed
+	// ones from a 3.4.2 bundle.
 	gen := genOptions(store.Generation())
 	texts := gen.texts(cfg.I18n)
-	jobTexts := i18n.Load(cfg.I18n)
 	now := opt.Clock.Now
 	var m *metrics.Metrics
 	if cfg.Exposes("prometheus") {
@@ -111,8 +108,8 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 		return parts{}, fmt.Errorf("schedule: %w", err)
 	}
 
-	jobService := jobs.New(jobs.Config{Store: store, Texts: jobTexts, Rules: jobRules(store.Generation()), Loc: time.Local,
-		FixRate: gen.fixRate, Now: now, Log: log})
+	jobService := jobs.New(jobs.Config{Store: store, Texts: texts, Rules: gen.jobRules, Loc: time.Local, FixRate: gen.fixRate,
+		Now: now, Log: log})
 	web, err := console.New(console.Config{
 		Store:        store,
 		Jobs:         jobService,
@@ -137,7 +134,7 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 
 	jobAPI, err := openapi.New(openapi.Config{
 		Store: store, Jobs: jobService, Trigger: pools, Token: cfg.OpenAPI.Token, User: cfg.OpenAPI.User,
-		Logs:        jobs.NewLogs(jobs.LogsConfig{Store: store, Executor: client, Results: completer, Texts: jobTexts, Now: now, Log: log}),
+		Logs:        jobs.NewLogs(jobs.LogsConfig{Store: store, Executor: client, Results: completer, Texts: texts, Now: now, Log: log}),
 		ContextPath: cfg.ContextPath, Loc: time.Local, Now: now, Log: log,
 	})
 	if err != nil {
@@ -175,13 +172,4 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 			scheduler,
 		},
 	}, nil
-}
-
-// jobRules are the job service's checks of the Java admin owning the
-// database: 3.4.2's on a 3.x schema.
-func jobRules(g schema.Generation) jobs.Rules {
-	if g == schema.Gen3 {
-		return jobs.Rules342
-	}
-	return jobs.Rules242
 }

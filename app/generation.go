@@ -4,6 +4,7 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/compat/i18n"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/core/cron"
+	"github.com/xxl-admin-go/xxl-admin-go/core/jobs"
 	"github.com/xxl-admin-go/xxl-admin-go/core/thread"
 	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
 )
@@ -17,15 +18,16 @@ type generationOptions struct {
 	children   thread.ChildRule // child_jobid reading
 	retryColor string           // the fail monitor's retry marker
 	fixRate    cron.FixRate     // FIX_RATE next times (schedule, start, preview)
+	jobRules   jobs.Rules       // the job service's checks
 }
 
 func genOptions(g schema.Generation) generationOptions {
 	if g == schema.Gen3 {
 		return generationOptions{major: 3, layout: trigger.Layout342, children: thread.ChildRule342,
-			retryColor: thread.RetryColor342, fixRate: cron.FixRate342}
+			retryColor: thread.RetryColor342, fixRate: cron.FixRate342, jobRules: jobs.Rules342}
 	}
 	return generationOptions{major: 2, layout: trigger.Layout242, children: thread.ChildRule242,
-		retryColor: thread.RetryColor242, fixRate: cron.FixRate242}
+		retryColor: thread.RetryColor242, fixRate: cron.FixRate242, jobRules: jobs.Rules242}
 }
 
 // texts is the scheduler's bundle in the configured language.

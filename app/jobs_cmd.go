@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/config"
-	"github.com/xxl-admin-go/xxl-admin-go/compat/i18n"
 	"github.com/xxl-admin-go/xxl-admin-go/core/jobs"
 	"github.com/xxl-admin-go/xxl-admin-go/core/transfer"
 )
@@ -146,7 +145,9 @@ func runJobs(args []string, env func(args []string) config.Env, stdin io.Reader,
 	if p.action == "export" {
 		err = runExport(ctx, p, store, operator, stdout)
 	} else {
-		svc := jobs.New(jobs.Config{Store: store, Texts: i18n.Load(cfg.I18n), Rules: jobRules(store.Generation()), Loc: time.Local, Log: log})
+		gen := genOptions(store.Generation())
+		svc := jobs.New(jobs.Config{Store: store, Texts: gen.texts(cfg.I18n), Rules: gen.jobRules, FixRate: gen.fixRate,
+			Loc: time.Local, Log: log})
 		err = runImport(ctx, p, svc, operator, stdin, stdout)
 	}
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/i18n"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/core/cron"
 	"github.com/xxl-admin-go/xxl-admin-go/core/jobs"
 	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/storetest"
 )
@@ -38,23 +40,47 @@ type env34 struct {
 	c     *Console
 	srv   *httptest.Server
 	now   *time.Time
+	audit *syncBuffer // the job service's log lines
+}
+
+// syncBuffer collects log lines written from the server's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
 }
 
 func newEnv34(t *testing.T, s *schema.Store, timeout time.Duration) *env34 {
 	t.Helper()
 	now := time.Date(2026, 11, 27, 14, 0, 0, 0, time.UTC)
-	e := &env34{t: t, store: s, now: &now}
+	e := &env34{t: t, store: s, now: &now, audit: &syncBuffer{}}
 	files := fstest.MapFS{}
 	maps.Copy(files, pageFS)
 	for name, body := range pageFS3 {
 		files[name] = &fstest.MapFile{Data: []byte(body)}
 	}
-	texts := i18n.Load("zh_CN")
+	texts := i18n.LoadFor(3, "zh_CN")
 	clock := func() time.Time { return *e.now }
+	shanghai, err := time.LoadLocation("Asia/Shanghai")
+	if err != nil {
+		t.Fatal(err)
+	}
 	c, err := New(Config{
-		Store: s, Jobs: jobs.New(jobs.Config{Store: s, Texts: texts, Now: clock}), Trigger: &submits{}, Executor: &fakeExecutor{},
+		Store: s, Jobs: jobs.New(jobs.Config{Store: s, Texts: texts, Rules: jobs.Rules342, FixRate: cron.FixRate342, Loc: shanghai,
+			Now: clock, Log: zerolog.New(e.audit)}), Trigger: &submits{}, Executor: &fakeExecutor{},
 		Results: overwriter{s}, Texts: texts, Files: files, Secret: []byte("0123456789abcdef0123456789abcdef"),
-		Generation: 3, TokenTimeout: timeout, Now: clock, Log: zerolog.Nop(),
+		Generation: 3, TokenTimeout: timeout, Loc: shanghai, Now: clock, Log: zerolog.Nop(),
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -100,6 +100,10 @@ func (c *Console) serve(x *exchange, rt endpoint) {
 		return
 	}
 	x.form = f
+	if x.user != nil {
+		// The job service's audit lines name the signed-in user.
+		x.ctx = jobs.WithOperator(x.ctx, x.user.Username)
+	}
 	if err := rt.serve(c, x); err != nil {
 		if c.gen3 {
 			c.failure34(x, rt, err)

@@ -227,6 +227,7 @@ func (c *Console) jobinfoTrigger(x *exchange) error {
 	if err := c.cfg.Trigger.Submit(req); err != nil {
 		return err
 	}
+	c.jobs.AuditTrigger(x.ctx, id)
 	ok(x.w, nil)
 	return nil
 }

@@ -192,6 +192,7 @@ func (c *Console) jobinfoTrigger34(x *exchange) error {
 	if err := c.cfg.Trigger.Submit(req); err != nil {
 		return err
 	}
+	c.jobs.AuditTrigger(x.ctx, id)
 	ok34(x.w, nil)
 	return nil
 }

@@ -14,7 +14,13 @@ const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 
 
 // page builds the model of a page for the current user.
 func (c *Console) page(x *exchange, name string, data any) Page {
-	p := Page{Name: name, Title: c.text("admin_name"), Lang: c.texts.Lang(), I18n: c.texts.All(),
+	title := c.text("admin_name")
+	if c.gen3 {
+		// 3.4.2's common.macro: "分布式任务调度平台｜XXL-JOB" (its GLUE IDE
+		// keeps admin_name, the error page "Error").
+		title = c.text("admin_name_full")
+	}
+	p := Page{Name: name, Title: title, Lang: c.texts.Lang(), I18n: c.texts.All(),
 		Base: c.cfg.ContextPath, Static: c.static.prefix, Data: data}
 	if x.user != nil {
 		p.User = &PageUser{Username: x.user.Username, Admin: x.user.Role == 1}

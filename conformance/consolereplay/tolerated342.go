@@ -1,5 +1,118 @@
 package consolereplay
 
+import (
+	"fmt"
+	"strings"
+)
+
 // Tolerances342 are the deliberate differences of our 3.x console from the
 // Java admin 3.4.2, each with its reason; TestReplayOurs342 accepts them.
-var Tolerances342 = []Tolerance{}
+// The recordings' README ("Findings worth a look") describes the Java side.
+var Tolerances342 = append(pagesPending342(), []Tolerance{
+	// The login (session34.go): ours enforces xxl-sso.token.timeout.
+	{Scenario: "*", Field: "cookie " + TokenCookie342 + " value", Accept: expiringToken,
+		Reason: "ours writes the login's expiry (xxl-sso.token.timeout after the login) into the token where 3.4.2 writes 0 and never expires a login"},
+	{Scenario: "*", Field: "cookie " + TokenCookie342 + " samesite",
+		Accept: func(m Mismatch) bool { return m.Want == "(absent)" && m.Got == `"Lax"` },
+		Reason: "ours adds SameSite=Lax to the login cookie"},
+	{Scenario: "*", Field: "header Location", Accept: relativeLoginRedirect,
+		Reason: "ours redirects to the context-relative /auth/login; Tomcat makes it absolute from the request, which is wrong behind a proxy that terminates TLS"},
+	{Scenario: "auth_updatePwd", Exchanges: []int{5, 10}, Field: "cookie " + TokenCookie342,
+		Reason: "a password change ends the user's other sessions in ours (3.4.2 keeps them): the session that changed it gets a new token"},
+	{Scenario: "auth_updatePwd", Exchanges: []int{6}, Field: "*",
+		Reason: "the session survives the password change in 3.4.2; in ours it continues under the new token of exchange 5, which the replay cannot send (3.4.2 set none)"},
+	{Scenario: "not_logged_in", Exchanges: []int{11}, Field: "body.msg", Accept: cleanMessage,
+		Reason: "a token whose user id is not a number: 3.4.2 answers its NumberFormatException; ours treats it as not logged in"},
+	{Scenario: "not_logged_in", Exchanges: []int{11}, Field: "cookie " + TokenCookie342,
+		Reason: "same exchange: ours clears the cookie that names no login, as for every other invalid token"},
+	{Scenario: "not_logged_in", Exchanges: []int{12}, Field: "status",
+		Reason: "a file of the Java console's static/: ours serves its own page scripts and styles, not the Java console's files"},
+	{Scenario: "not_logged_in", Exchanges: []int{12}, Field: "body (of the other status)",
+		Reason: "same exchange: ours answers 404 for a file it does not have"},
+
+	// Java's internal exception texts are not part of the contract (the
+	// recordings' README, "Volatile values"): ours answers a clean message.
+	{Scenario: "joblog_logDetailCat", Exchanges: []int{6}, Field: "body.msg", Accept: cleanMessage,
+		Reason: "log row without executor address: 3.4.2 answers its NullPointerException message; ours says the trigger failed (joblog_rolling_log_triggerfail)"},
+	{Scenario: "joblog_logKill", Exchanges: []int{3}, Field: "body.msg", Accept: cleanMessage,
+		Reason: "unknown log id: 3.4.2 answers its NullPointerException text; ours joblog_logid_invalid, in the same exception shape"},
+	{Scenario: "jobgroup_insert_validation", Exchanges: []int{12}, Field: "body.msg", Accept: cleanMessage,
+		Reason: "title longer than the column: 3.4.2 passes the JDBC driver's error through; ours refuses it up front (title + system_length_limit[0-64]), the same on every backend"},
+	{Scenario: "jobgroup_insert_validation", Exchanges: []int{12}, Field: "header Content-Type", Accept: jsonContentType,
+		Reason: "same exchange: ours answers the refusal as a controller's Response, not through the exception resolver"},
+	{Scenario: "jobgroup_insert_validation", Exchanges: []int{12}, Field: "body.data",
+		Accept: func(m Mismatch) bool { return m.Want == "(absent)" && m.Got == "null" }, Reason: "same exchange: the Response's data"},
+	{Scenario: "jobgroup_insert_validation", Exchanges: []int{12}, Field: "body.success",
+		Accept: func(m Mismatch) bool { return m.Want == "(absent)" && m.Got == "false" }, Reason: "same exchange: the Response's success"},
+	{Scenario: "pages_user_without_groups", Exchanges: []int{4}, Field: "body.msg", Accept: cleanMessage,
+		Reason: "a user with an empty permission: 3.4.2 fails with a NullPointerException; ours answers the permission refusal"},
+
+	// Ours keeps the stricter rules of the 2.x console where 3.4.2 is laxer.
+	{Scenario: "user_pageList", Field: "body.data.data[*", Accept: tokenHidden,
+		Reason: "3.4.2 lists every user's login token, which with the user id is a valid login cookie; ours answers null"},
+	{Scenario: "user_update", Exchanges: []int{5}, Field: "body*",
+		Reason: "an admin updating its own account by id under another username: 3.4.2 compares the username only and accepts; ours refuses it like the own username (user_update_loginuser_limit)"},
+	{Scenario: "perm_normal_user_admin_only", Exchanges: []int{5}, Field: "*",
+		Reason: "/jobgroup/loadById of a group the normal user may not use: 3.4.2 (open since 3.3.2) answers it; ours the permission exception (the job list only asks for the groups of the jobs it shows)"},
+	{Scenario: "perm_other_group", Exchanges: []int{19}, Field: "*",
+		Reason: "update of another group's job naming an own group: 3.4.2 checks the form's group only and moves the job; ours also checks the job's current group and refuses"},
+	{Scenario: "http_methods_and_binding", Exchanges: []int{0}, Field: "body.data.*",
+		Reason: "consequence of perm_other_group[19]: in 3.4.2 group 3's job 3 was moved into group 2, so group 2 lists one job more"},
+
+	// Timing and backend artifacts.
+	{Scenario: "perm_permission_whitespace", Exchanges: []int{3}, Field: "body.data.*",
+		Reason: "run once is asynchronous in both; the list follows it within milliseconds, before ours wrote the log row or its trigger result (ours batches those writes, up to 50 ms)"},
+	{Scenario: "jobinfo_pageList", Exchanges: []int{7, 8}, Field: "body.data.data[7].*",
+		Reason: "the seed job's dates: the release's script stamps them with MariaDB's now() in the server's zone (UTC here), which the jar reads as Asia/Shanghai, 8 h early; our SQLite seed stores the instant"},
+	{Scenario: "http_methods_and_binding", Exchanges: []int{6}, Field: "db_after.job (rows)",
+		Reason: "the recorder reads the job of ids[]=\"2,7\" with id = '2,7', which MariaDB casts to 2 and SQLite compares as text"},
+}...)
+
+// pagesPending342 are the exchanges of the 3.x pages built on branch
+// console34-pages (/jobinfo, /joblog, /joblog/logDetailPage, /jobgroup,
+// /user, /jobcode): until they land, ours answers those paths with its
+// 404 page. Only that answer is accepted — once a page is served, any
+// difference of it shows — and the entries are to go with that branch.
+func pagesPending342() []Tolerance {
+	pages := map[string][]int{
+		"pages_admin": {2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13}, "pages_errors": {0, 1, 2, 3, 4, 5, 6},
+		"not_logged_in": {2}, "pages_user_without_groups": {0, 1}, "perm_normal_user_admin_only": {10, 11},
+		"perm_other_group": {0, 3, 16, 17}, "perm_permission_whitespace": {0},
+	}
+	const reason = "3.x page not on this branch yet (console34-pages): ours answers its 404 page"
+	var out []Tolerance
+	for scenario, exchanges := range pages {
+		out = append(out,
+			Tolerance{Scenario: scenario, Exchanges: exchanges, Field: "status", Reason: reason,
+				Accept: func(m Mismatch) bool { return m.Got == "404" }},
+			// Shown only with the status, which must be the 404.
+			Tolerance{Scenario: scenario, Exchanges: exchanges, Field: "body (of the other status)", Reason: reason})
+	}
+	return out
+}
+
+// expiringToken accepts a login token that differs from the recorded one
+// only in a positive expireTime (and its random signature).
+func expiringToken(m Mismatch) bool {
+	w, ok := loginToken(strings.Trim(m.Want, `"`))
+	if !ok {
+		return false
+	}
+	g, ok := loginToken(strings.Trim(m.Got, `"`))
+	if !ok || len(w) != len(g) || fmt.Sprint(w["userId"]) != fmt.Sprint(g["userId"]) {
+		return false
+	}
+	exp, ok := g["expireTime"].(float64)
+	return ok && exp > 0 && fmt.Sprint(w["expireTime"]) == "0"
+}
+
+// relativeLoginRedirect accepts ours /auth/login for Tomcat's absolute
+// http://<host>/auth/login.
+func relativeLoginRedirect(m Mismatch) bool {
+	return m.Got == `"/auth/login"` && strings.HasSuffix(m.Want, `/auth/login"`) && strings.HasPrefix(m.Want, `"http://`)
+}
+
+// tokenHidden accepts a null token in a user list row.
+func tokenHidden(m Mismatch) bool {
+	return strings.HasSuffix(m.Field, "].token") && m.Got == "null"
+}

@@ -51,7 +51,7 @@ func TestKeyedTexts(t *testing.T) {
 }
 
 func newService342(s *schema.Store, now time.Time) *Service {
-	return New(Config{Store: s, Texts: i18n.Load("en"), Loc: time.UTC, Now: func() time.Time { return now },
+	return New(Config{Store: s, Texts: i18n.LoadFor(3, "en"), Loc: time.UTC, Now: func() time.Time { return now },
 		Rules: Rules342, Log: zerolog.Nop()})
 }
 
@@ -193,7 +193,7 @@ func TestRules342Glue(t *testing.T) {
 	s := storetest.OpenGen(t, schema.Gen3, storetest.SQLiteURL(t, ""), "", "")
 	svc := newService342(s, t0)
 	ctx := context.Background()
-	if got := refusal(t, svc.SaveGlue(ctx, 1, schema.Ptr(" "), nil, nil)); got != "please input jobinfo_glue_source" {
+	if got := refusal(t, svc.SaveGlue(ctx, 1, schema.Ptr(" "), nil, nil)); got != "please input GLUE Source" {
 		t.Errorf("blank source: %q", got)
 	}
 	if got := refusal(t, svc.SaveGlue(ctx, 1, schema.Ptr("echo"), schema.Ptr("abc"), nil)); !strings.Contains(got, "4~100") {

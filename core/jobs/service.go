@@ -91,7 +91,8 @@ type Service struct {
 
 // New returns the service.
 func New(cfg Config) *Service {
-	s := &Service{store: cfg.Store, texts: keyedTexts{cfg.Texts}, rules: cfg.Rules, loc: cfg.Loc, fixRate: cfg.FixRate, now: cfg.Now,
+	s := &Service{store: cfg.Store, texts: keyedTexts{cfg.Texts}, rules: cfg.Rules, loc: cfg.Loc, fixRate: cfg.FixRate,
+		now: cfg.Now,
 		log: cfg.Log.With().Str("component", "jobs").Logger()}
 	if s.loc == nil {
 		s.loc = time.Local
