@@ -59,6 +59,9 @@ func TestEveryPage34Loads(t *testing.T) {
 			if got := tb.Str(`document.querySelector('.error-message').textContent`); !strings.HasPrefix(got, "java.lang.RuntimeException: ") {
 				t.Errorf("error page message %q", got)
 			}
+			if tb.Str(`getComputedStyle(document.querySelector('.xj-back')).display`) == "none" {
+				t.Error("the error page on its own has no way back")
+			}
 			// the trigger-failed log says so and does not roll
 			tb.Open(a.base + "/joblog/logDetailPage?id=4")
 			tb.Wait(pages34[7].ready)
@@ -192,6 +195,10 @@ func TestFrameTabs34(t *testing.T) {
 	if got := frameTabs(tb); got != "*/dashboard" || tb.Str(`String(document.querySelectorAll('iframe.xj-tab-frame').length)`) != "1" {
 		t.Errorf("tabs after close all %q", got)
 	}
+
+	// a page's error shown in a tab has no way back (the frame is there)
+	tb.Run(`XJ.openTab('/jobcode?jobId=999', 'GLUE IDE'), true`, nil)
+	tb.Wait(tabReady("/jobcode?jobId=999", `d.querySelector('.error-message') && getComputedStyle(d.querySelector('.xj-back')).display === 'none'`))
 
 	// an address naming another origin or a javascript: URL opens no tab
 	for _, bad := range []string{"javascript:top.xss=1", "//example.com/x", ctx + "/\\example.com", "https://example.com" + ctx + "/jobinfo"} {
