@@ -334,3 +334,20 @@ func (u *tableUpgrade) describe() string {
 	}
 	return what
 }
+
+// PasswordResetSQL is the statement that gives a user a new password as
+// 3.x stores it (SHA-256, lower-case hex), in this database's dialect;
+// the operator puts the password in place of <new password>. SQLite has no
+// SHA-256 function, so there the hash is computed outside.
+func (p UpgradePlan) PasswordResetSQL(username string) string {
+	switch p.Backend {
+	case MySQL:
+		return fmt.Sprintf("UPDATE xxl_job_user SET password = SHA2('<new password>', 256) WHERE username = %s;", mysqlString(username))
+	case Postgres:
+		return fmt.Sprintf("UPDATE xxl_job_user SET password = encode(sha256(convert_to('<new password>', 'UTF8')), 'hex') WHERE username = %s;", sqlString(username))
+	}
+	return fmt.Sprintf("UPDATE xxl_job_user SET password = '<sha-256 hex>' WHERE username = %s; -- <sha-256 hex>: printf %%s '<new password>' | sha256sum", sqlString(username))
+}
+
+// sqlString quotes a standard SQL literal.
+func sqlString(v string) string { return "'" + strings.ReplaceAll(v, "'", "''") + "'" }

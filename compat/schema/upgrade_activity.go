@@ -110,7 +110,7 @@ func (s *Store) recentActivity(ctx context.Context, t time.Time, idle time.Durat
 		return fmt.Errorf("check recent fires: %w", err)
 	}
 	if n > 0 && last != nil {
-		a.Seen = append(a.Seen, fmt.Sprintf("%d job log rows were triggered in the last %s, the last at %s (%s ago)", n, idle, last.Format(dateTimeLayout), ago(*last)))
+		a.Seen = append(a.Seen, fmt.Sprintf("job log rows triggered in the last %s: %d, the last at %s (%s ago)", idle, n, last.Format(dateTimeLayout), ago(*last)))
 		quiet(*last)
 	}
 	var lastFire sql.NullInt64
@@ -120,7 +120,7 @@ func (s *Store) recentActivity(ctx context.Context, t time.Time, idle time.Durat
 	}
 	if n > 0 && lastFire.Valid {
 		at := time.UnixMilli(lastFire.Int64).In(s.loc)
-		a.Seen = append(a.Seen, fmt.Sprintf("%d running jobs were fired by a schedule round in the last %s, the last at %s (%s ago)", n, idle, at.Format(dateTimeLayout), ago(at)))
+		a.Seen = append(a.Seen, fmt.Sprintf("running jobs fired by a schedule round in the last %s: %d, the last at %s (%s ago)", idle, n, at.Format(dateTimeLayout), ago(at)))
 		quiet(at)
 	}
 	last = nil
@@ -129,7 +129,7 @@ func (s *Store) recentActivity(ctx context.Context, t time.Time, idle time.Durat
 		return fmt.Errorf("check recent registrations: %w", err)
 	}
 	if n > 0 && last != nil {
-		a.Seen = append(a.Seen, fmt.Sprintf("%d executor registrations were refreshed in the last %s (an admin receives their beats), the last at %s (%s ago)", n, idle, last.Format(dateTimeLayout), ago(*last)))
+		a.Seen = append(a.Seen, fmt.Sprintf("executor registrations refreshed in the last %s (an admin receives their beats): %d, the last at %s (%s ago)", idle, n, last.Format(dateTimeLayout), ago(*last)))
 		quiet(*last)
 	}
 	return nil

@@ -33,9 +33,9 @@ func TestActivityRecent(t *testing.T) {
 		a, err := s.CheckActivity(ctx, ActivityOptions{Idle: time.Minute, Watch: time.Millisecond, Now: clock})
 		mustNoErr(t, err)
 		for _, want := range []string{
-			"1 job log rows were triggered in the last 1m0s, the last at " + fired.Format(dateTimeLayout) + " (10s ago)",
-			"1 running jobs were fired by a schedule round in the last 1m0s",
-			"1 executor registrations were refreshed in the last 1m0s",
+			"job log rows triggered in the last 1m0s: 1, the last at " + fired.Format(dateTimeLayout) + " (10s ago)",
+			"running jobs fired by a schedule round in the last 1m0s: 1, the last at ",
+			"executor registrations refreshed in the last 1m0s (an admin receives their beats): 1",
 		} {
 			if !seenContaining(a, want) {
 				t.Errorf("seen %q lacks %q", a.Seen, want)

@@ -19,8 +19,10 @@ type UpgradeOptions struct {
 	Activity ActivityOptions
 	// AllowUnknownColumns is passed to the Prepare that checks the result.
 	AllowUnknownColumns bool
-	// Started and Finished, when set, are told of each step (the command
-	// line prints the timings as they come).
+	// Checked, Started and Finished, when set, are told of the activity
+	// check's result and of each step (the command line prints the timings
+	// as they come).
+	Checked  func(Activity)
 	Started  func(i int, step UpgradeStep)
 	Finished func(i int, step UpgradeStep, took time.Duration)
 }
@@ -58,7 +60,7 @@ func (s *Store) ApplyUpgrade(ctx context.Context, plan UpgradePlan, opts Upgrade
 		return res, fmt.Errorf("upgrade: %w: %s", ErrUnsupportedSchema, strings.Join(plan.Problems, "; "))
 	}
 	if plan.DuplicateRows > 0 && !opts.RemoveDuplicateRegistrations {
-		return res, fmt.Errorf("upgrade: %w: %d rows of xxl_job_registry share their (group, key, value) with a newer row (%d keys); the unique key of 3.4.2 refuses them: remove them (they are registrations, which executors renew within 30 s) or delete them yourself",
+		return res, fmt.Errorf("upgrade: %w: %d rows of xxl_job_registry share their (group, key, value) with a newer row (keys: %d); the unique key of 3.4.2 refuses them: remove them (they are registrations, which executors renew within 30 s) or delete them yourself",
 			ErrDuplicateRegistrations, plan.DuplicateRows, plan.DuplicateKeys)
 	}
 	if plan.NothingToDo() {
@@ -68,6 +70,9 @@ func (s *Store) ApplyUpgrade(ctx context.Context, plan UpgradePlan, opts Upgrade
 	res.Activity = act
 	if err != nil {
 		return res, err
+	}
+	if opts.Checked != nil {
+		opts.Checked(act)
 	}
 	if act.Active() {
 		return res, fmt.Errorf("upgrade refused: %w", act.Err())

@@ -23,7 +23,7 @@ func (s *Store) upgradeSteps(ctx context.Context, u *tableUpgrade, cols map[stri
 	var steps []UpgradeStep
 	if u.dupRows > 0 {
 		steps = append(steps, UpgradeStep{Table: u.table, Rows: rows, SQL: []string{s.dedupeSQL()},
-			What: fmt.Sprintf("%s: remove %d duplicate registrations of %d keys, keeping the newest row of each (the unique key refuses them; executors register again within 30 s)", u.table, p.DuplicateRows, p.DuplicateKeys)})
+			What: fmt.Sprintf("%s: remove the duplicate registrations (rows: %d, keys: %d), keeping the newest row of each key (the unique key refuses them; executors register again within 30 s)", u.table, p.DuplicateRows, p.DuplicateKeys)})
 	}
 	var stmts []string
 	switch s.d.backend() {

@@ -267,11 +267,11 @@ func TestUpgradeDuplicateRegistrations(t *testing.T) {
 		if plan.DuplicateRows != wantRows || plan.DuplicateKeys != wantKeys {
 			t.Fatalf("duplicates = %d rows of %d keys, want %d of %d", plan.DuplicateRows, plan.DuplicateKeys, wantRows, wantKeys)
 		}
-		if st := plan.Steps[2]; st.Table != "xxl_job_registry" || !strings.Contains(st.What, fmt.Sprintf("remove %d duplicate registrations of %d keys", wantRows, wantKeys)) {
+		if st := plan.Steps[2]; st.Table != "xxl_job_registry" || !strings.Contains(st.What, fmt.Sprintf("remove the duplicate registrations (rows: %d, keys: %d)", wantRows, wantKeys)) {
 			t.Errorf("step 3 = %+v", st)
 		}
 		_, err = s.ApplyUpgrade(ctx, plan, UpgradeOptions{Activity: quiet})
-		if !errors.Is(err, ErrDuplicateRegistrations) || !strings.Contains(err.Error(), fmt.Sprintf("%d rows of xxl_job_registry", wantRows)) {
+		if !errors.Is(err, ErrDuplicateRegistrations) || !strings.Contains(err.Error(), fmt.Sprintf("duplicate executor registrations: %d rows of xxl_job_registry", wantRows)) {
 			t.Fatalf("upgrade with duplicates = %v", err)
 		}
 		if again, err := s.PlanUpgrade(ctx, Gen3); err != nil || !reflect.DeepEqual(again, plan) {
@@ -519,4 +519,32 @@ func javaScript(t *testing.T, file string) []string {
 		out = append(out, stmt)
 	}
 	return out
+}
+
+// TestUpgradeFinishesHalfUpgraded: a 2.x database given the token column
+// but not the wider password (3.2.0's notes half done) stops the admin,
+// naming each difference and the way out; the upgrade finishes it.
+func TestUpgradeFinishesHalfUpgraded(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		createByHand(t, s, nil)
+		rawExec(t, s, "ALTER TABLE xxl_job_user ADD COLUMN token varchar(100) DEFAULT NULL")
+		rawExec(t, s, "ALTER TABLE xxl_job_user ADD COLUMN team varchar(10) DEFAULT NULL")
+		_, err := s.Prepare(ctx, PrepareOptions{})
+		for _, want := range []string{"column xxl_job_user.password is varchar(50) beside the 3.x token column",
+			"table xxl_job_user has a column team that neither xxl-job 2.4 nor 3.4 has", "`xxl-admin-go db upgrade --to 3.4 --dry-run` lists what is missing"} {
+			if !errors.Is(err, ErrUnsupportedSchema) || !strings.Contains(err.Error(), want) {
+				t.Errorf("Prepare = %v, want it to name %q", err, want)
+			}
+		}
+		rawExec(t, s, "ALTER TABLE xxl_job_user DROP COLUMN team")
+		plan, err := s.PlanUpgrade(ctx, Gen3)
+		mustNoErr(t, err)
+		if plan.From != Gen3 || !strings.HasPrefix(plan.Steps[0].What, "xxl_job_user: password varchar(50) → varchar(100) (3.2.0)") ||
+			strings.Contains(plan.Steps[0].What, "add column token") {
+			t.Fatalf("plan = %+v", plan)
+		}
+		_, err = s.ApplyUpgrade(ctx, plan, UpgradeOptions{Activity: quiet})
+		mustNoErr(t, err)
+	})
 }
