@@ -97,7 +97,14 @@ func (s *Store) CheckActivity(ctx context.Context, opts ActivityOptions) (Activi
 // recentActivity reads the traces an admin leaves within idle before t.
 func (s *Store) recentActivity(ctx context.Context, t time.Time, idle time.Duration, a *Activity) error {
 	since := t.Add(-idle)
-	ago := func(at time.Time) string { return t.Sub(at).Round(time.Second).String() }
+	ago := func(at time.Time) string {
+		if d := at.Sub(t).Round(time.Second); d > 0 {
+			// DATETIME is wall time: an admin whose zone is not this
+			// store's (serverTimezone) writes times that look ahead.
+			return fmt.Sprintf("%s in the future: the admin's clock or zone differs from serverTimezone %s", d, s.loc)
+		}
+		return t.Sub(at).Round(time.Second).String() + " ago"
+	}
 	quiet := func(at time.Time) {
 		if q := at.Add(idle); q.After(a.QuietAt) {
 			a.QuietAt = q
@@ -110,7 +117,7 @@ func (s *Store) recentActivity(ctx context.Context, t time.Time, idle time.Durat
 		return fmt.Errorf("check recent fires: %w", err)
 	}
 	if n > 0 && last != nil {
-		a.Seen = append(a.Seen, fmt.Sprintf("job log rows triggered in the last %s: %d, the last at %s (%s ago)", idle, n, last.Format(dateTimeLayout), ago(*last)))
+		a.Seen = append(a.Seen, fmt.Sprintf("job log rows triggered in the last %s: %d, the last at %s (%s)", idle, n, last.Format(dateTimeLayout), ago(*last)))
 		quiet(*last)
 	}
 	var lastFire sql.NullInt64
@@ -120,7 +127,7 @@ func (s *Store) recentActivity(ctx context.Context, t time.Time, idle time.Durat
 	}
 	if n > 0 && lastFire.Valid {
 		at := time.UnixMilli(lastFire.Int64).In(s.loc)
-		a.Seen = append(a.Seen, fmt.Sprintf("running jobs fired by a schedule round in the last %s: %d, the last at %s (%s ago)", idle, n, at.Format(dateTimeLayout), ago(at)))
+		a.Seen = append(a.Seen, fmt.Sprintf("running jobs fired by a schedule round in the last %s: %d, the last at %s (%s)", idle, n, at.Format(dateTimeLayout), ago(at)))
 		quiet(at)
 	}
 	last = nil
@@ -129,7 +136,7 @@ func (s *Store) recentActivity(ctx context.Context, t time.Time, idle time.Durat
 		return fmt.Errorf("check recent registrations: %w", err)
 	}
 	if n > 0 && last != nil {
-		a.Seen = append(a.Seen, fmt.Sprintf("executor registrations refreshed in the last %s (an admin receives their beats): %d, the last at %s (%s ago)", idle, n, last.Format(dateTimeLayout), ago(*last)))
+		a.Seen = append(a.Seen, fmt.Sprintf("executor registrations refreshed in the last %s (an admin receives their beats): %d, the last at %s (%s)", idle, n, last.Format(dateTimeLayout), ago(*last)))
 		quiet(*last)
 	}
 	return nil

@@ -58,6 +58,15 @@ func TestActivityRecent(t *testing.T) {
 		if a.Active() || a.Err() != nil {
 			t.Errorf("without idle time: seen %q", a.Seen)
 		}
+
+		// An admin in another zone writes wall times that look ahead.
+		rawExec(t, s, "INSERT INTO xxl_job_log (job_group, job_id, trigger_time, trigger_code, handle_code) VALUES (1, 1, ?, 200, 0)",
+			s.dbTime(now.Add(8*time.Hour)))
+		a, err = s.CheckActivity(ctx, ActivityOptions{Idle: 2 * time.Second, Watch: time.Millisecond, Now: clock})
+		mustNoErr(t, err)
+		if !seenContaining(a, "(8h0m0s in the future: the admin's clock or zone differs from serverTimezone "+testZone+")") {
+			t.Errorf("a log row 8 h ahead: seen %q", a.Seen)
+		}
 	})
 }
 
