@@ -176,9 +176,15 @@ func TestAuth34Login(t *testing.T) {
 			ExpireTime int64  `json:"expireTime"`
 			Signature  string `json:"signature"`
 		}
-		if err := json.Unmarshal(raw, &p); err != nil || p.UserID != "1" || len(p.Signature) != 32 ||
-			p.ExpireTime != e.now.Add(7*24*time.Hour).UnixMilli() || !strings.HasPrefix(string(raw), `{"userId":"1","expireTime":`) {
+		// Byte-compatible with the jar's cookie ({"userId":"1","expireTime":0,
+		// "signature":<32 hex>}); the login time is in the signature, a
+		// UUID version 7.
+		if err := json.Unmarshal(raw, &p); err != nil || p.UserID != "1" || len(p.Signature) != 32 || p.Signature[12] != '7' ||
+			!strings.HasPrefix(string(raw), `{"userId":"1","expireTime":0,"signature":"`) {
 			t.Errorf("token %s (%v)", raw, err)
+		}
+		if at, ok := tokenTime(p.Signature); !ok || !at.Equal(*e.now) {
+			t.Errorf("token time %v %v, want %v", at, ok, *e.now)
 		}
 		u, err := s.UserLoadByID(context.Background(), 1)
 		if err != nil || u.Token == nil || *u.Token != p.Signature {
@@ -302,5 +308,24 @@ func TestAuth34MD5Password(t *testing.T) {
 	}
 	if _, body := e.post("/auth/doLogin", "", url.Values{"userName": {"admin"}, "password": {"x"}}); strings.Contains(body, "MD5") {
 		t.Errorf("MD5 row, wrong password: %s", body)
+	}
+}
+
+// TestAuth34RedirectAbsolute: a page asked for without a login is sent to
+// the login page with an absolute Location, as Tomcat's sendRedirect
+// writes it (recordings java-admin-3.4.2, not_logged_in), on the scheme
+// and host a proxy names in X-Forwarded-Proto / -Host.
+func TestAuth34RedirectAbsolute(t *testing.T) {
+	e := newEnv34(t, storetest.OpenGen(t, schema.Gen3, storetest.SQLiteURL(t, ""), "", ""), 0)
+	res, _ := e.get("/", "")
+	host := strings.TrimPrefix(e.srv.URL, "http://")
+	if res.StatusCode != http.StatusFound || res.Header.Get("Location") != "http://"+host+"/auth/login" {
+		t.Errorf("%d %q", res.StatusCode, res.Header.Get("Location"))
+	}
+	req, _ := http.NewRequest(http.MethodGet, e.srv.URL+"/", nil)
+	req.Header.Set("X-Forwarded-Proto", "https")
+	req.Header.Set("X-Forwarded-Host", "jobs.example.com")
+	if res, _ := e.do(req, ""); res.Header.Get("Location") != "https://jobs.example.com/auth/login" {
+		t.Errorf("behind a proxy: %q", res.Header.Get("Location"))
 	}
 }

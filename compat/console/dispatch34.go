@@ -27,10 +27,7 @@ func (c *Console) dispatch34(w http.ResponseWriter, r *http.Request, rt endpoint
 	}
 	if rt.access != anyone && x.user == nil {
 		if rt.page {
-			// Relative, where Tomcat's sendRedirect makes it absolute from
-			// the request: a browser resolves both alike, and a relative
-			// one stays right behind a proxy that terminates TLS.
-			w.Header().Set("Location", c.cfg.ContextPath+"/auth/login")
+			w.Header().Set("Location", absoluteURL(r, c.cfg.ContextPath+"/auth/login"))
 			w.Header().Set("Content-Length", "0")
 			w.WriteHeader(http.StatusFound)
 			return
@@ -132,4 +129,30 @@ func (c *Console) failure34(x *exchange, rt endpoint, err error) {
 		return
 	}
 	failException34(x.w, msg)
+}
+
+// absoluteURL is path as an absolute URL of the request's own origin, as
+// Tomcat's sendRedirect writes a Location. Ours also honours the
+// X-Forwarded-Proto and X-Forwarded-Host a proxy adds, so a redirect
+// behind a proxy that terminates TLS stays on https (Tomcat needs its
+// RemoteIpValve for that).
+func absoluteURL(r *http.Request, path string) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	if p := firstHeaderValue(r, "X-Forwarded-Proto"); p == "http" || p == "https" {
+		scheme = p
+	}
+	host := r.Host
+	if h := firstHeaderValue(r, "X-Forwarded-Host"); h != "" {
+		host = h
+	}
+	return scheme + "://" + host + path
+}
+
+// firstHeaderValue is the first comma-separated value of a header.
+func firstHeaderValue(r *http.Request, name string) string {
+	v, _, _ := strings.Cut(r.Header.Get(name), ",")
+	return strings.ToLower(strings.TrimSpace(v))
 }

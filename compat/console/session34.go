@@ -27,10 +27,13 @@ import (
 //
 // What is ours: the token is compared in constant time; a new password
 // clears it (schema.Store.UserUpdate), so a password change ends every
-// session, which Java 3.4.2 does not; and the cookie carries its expiry
-// (xxl-sso.token.timeout after the login), enforced here — Java writes 0
-// there and never expires a login, so a cookie with 0 (issued by a Java
-// admin) is accepted without one.
+// session, which Java 3.4.2 does not; and a login expires
+// xxl-sso.token.timeout after it was made. Java writes 0 into the
+// cookie's expireTime and never expires a login; ours writes 0 too (the
+// cookie stays byte-compatible) and keeps the login time in the token
+// itself: it is a UUID version 7 (48 bits of Unix milliseconds, then
+// random bits), 32 hex digits like Java's version-4 UUID. A version-4
+// token, issued by a Java admin, carries no time and does not expire.
 type tokenSessions struct {
 	store   tokenStore
 	key     string        // cookie name
@@ -53,21 +56,16 @@ type tokenPayload struct {
 
 // login stores a fresh token for u and returns the cookie value.
 func (s *tokenSessions) login(ctx context.Context, u schema.User) (string, error) {
-	var raw [16]byte
-	if _, err := rand.Read(raw[:]); err != nil {
+	token, err := newToken(s.now())
+	if err != nil {
 		return "", err
 	}
-	token := hex.EncodeToString(raw[:]) // UUIDTool.getSimpleUUID's shape: 32 hex digits
 	if n, err := s.store.UserUpdateToken(ctx, u.ID, token); err != nil {
 		return "", err
 	} else if n == 0 {
 		return "", schema.ErrNotFound
 	}
-	p := tokenPayload{UserID: strconv.Itoa(u.ID), Signature: token}
-	if s.timeout > 0 {
-		p.ExpireTime = s.now().Add(s.timeout).UnixMilli()
-	}
-	b, _ := json.Marshal(p)
+	b, _ := json.Marshal(tokenPayload{UserID: strconv.Itoa(u.ID), Signature: token})
 	return base64.RawURLEncoding.EncodeToString(b), nil
 }
 
@@ -97,7 +95,7 @@ func (s *tokenSessions) resolve(ctx context.Context, value string) (schema.User,
 	if err != nil {
 		return schema.User{}, errNoSession
 	}
-	if p.ExpireTime > 0 && s.now().UnixMilli() > p.ExpireTime {
+	if issued, ok := tokenTime(p.Signature); ok && s.timeout > 0 && s.now().Sub(issued) > s.timeout {
 		return schema.User{}, errNoSession
 	}
 	u, err := s.store.UserLoadByID(ctx, id)
@@ -137,9 +135,11 @@ func (s *tokenSessions) logout(ctx context.Context, value string) error {
 
 // setCookie writes the login cookie as xxl-tool's CookieTool does: path /,
 // HttpOnly, and with remember the largest Max-Age (a session cookie
-// otherwise); SameSite=Lax is ours.
+// otherwise). No SameSite, as the jar's: a request another site makes a
+// browser send is refused by the console's cross-site check
+// (Sec-Fetch-Site, Origin, Referer) before any handler runs.
 func (s *tokenSessions) setCookie(w http.ResponseWriter, value string, remember bool) {
-	c := &http.Cookie{Name: s.key, Value: url.QueryEscape(value), Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode}
+	c := &http.Cookie{Name: s.key, Value: url.QueryEscape(value), Path: "/", HttpOnly: true}
 	if remember {
 		c.MaxAge = rememberMaxAge
 		c.Expires = s.now().Add(rememberMaxAge * time.Second)
@@ -153,4 +153,38 @@ func (s *tokenSessions) setCookie(w http.ResponseWriter, value string, remember 
 // Path=/; HttpOnly").
 func (s *tokenSessions) clearCookie(w http.ResponseWriter) {
 	http.SetCookie(w, &http.Cookie{Name: s.key, Value: "", Path: "/", HttpOnly: true, Expires: time.Unix(10, 0)})
+}
+
+// newToken is a UUID version 7 as 32 hex digits (RFC 9562 §5.7): the
+// login time in its first 48 bits, then the version, variant and 74
+// random bits.
+func newToken(now time.Time) (string, error) {
+	var u [16]byte
+	if _, err := rand.Read(u[6:]); err != nil {
+		return "", err
+	}
+	ms := uint64(now.UnixMilli())
+	for i := 0; i < 6; i++ {
+		u[i] = byte(ms >> (8 * (5 - i)))
+	}
+	u[6] = 0x70 | u[6]&0x0f // version 7
+	u[8] = 0x80 | u[8]&0x3f // variant 10
+	return hex.EncodeToString(u[:]), nil
+}
+
+// tokenTime reads the login time of a token newToken made; ok is false for
+// any other token (a Java admin's version-4 UUID).
+func tokenTime(token string) (time.Time, bool) {
+	if len(token) != 32 || token[12] != '7' {
+		return time.Time{}, false
+	}
+	raw, err := hex.DecodeString(token[:12])
+	if err != nil {
+		return time.Time{}, false
+	}
+	var ms int64
+	for _, b := range raw {
+		ms = ms<<8 | int64(b)
+	}
+	return time.UnixMilli(ms), true
 }

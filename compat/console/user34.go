@@ -114,7 +114,10 @@ func (c *Console) userUpdate34(x *exchange) error {
 	if err != nil {
 		return err
 	}
-	if name := x.form.joined("username"); (name != nil && *name == x.user.Username) || id == x.user.ID {
+	// The own account is recognised by the user name sent, as 3.4.2 does:
+	// an admin who sends another name with the own id changes only its
+	// own role and groups (the name is never written).
+	if name := x.form.joined("username"); name != nil && *name == x.user.Username {
 		fail34(x.w, c.text("user_update_loginuser_limit"))
 		return nil
 	}

@@ -133,3 +133,30 @@ var (
 	user63 = addUser(63, "nogroups", "123456", "",
 		"pages_user_without_groups: user 63 nogroups with an empty permission (its cookie)")
 )
+
+// triggersSettled waits (at most 2 s) until no log row is left without its
+// trigger result. Run once is asynchronous in both admins: the 3.4.2 jar's
+// trigger thread writes the result within milliseconds, before the
+// recorder's next request; ours writes results in batches (up to 50 ms
+// later), so a list asked for at once could still show the row unfinished.
+// Against the jar it returns at once.
+var triggersSettled = Hook{
+	Why: "run once is asynchronous: wait until the trigger results of the runs just asked for are written",
+	Run: func(ctx context.Context, db *DB) error {
+		deadline := time.Now().Add(2 * time.Second)
+		for {
+			var n int
+			if err := db.SQL.QueryRowContext(ctx, "SELECT count(1) FROM xxl_job_log WHERE trigger_code = 0").Scan(&n); err != nil {
+				return err
+			}
+			if n == 0 || time.Now().After(deadline) {
+				return nil
+			}
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	},
+}

@@ -5,7 +5,7 @@
 # A version whose jar is newer than pom.xml, this script and every source file is skipped.
 set -euo pipefail
 
-DEFAULT_VERSIONS="2.3.1 2.4.2 3.3.2"
+DEFAULT_VERSIONS="2.3.1 2.4.2 3.3.2 3.4.2"
 if [ "$#" -gt 0 ]; then
     versions="$*"
 else

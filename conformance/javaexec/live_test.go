@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -22,9 +23,9 @@ type adminRequest struct {
 }
 
 // newRecordingAdmin plays the minimal admin of the recordings
-// (conformance/testdata/recordings/java-executor-2.4.2/README.md): every /xxl-job-admin/api/* call
+// (conformance/testdata/recordings/java-executor-2.4.2/README.md): every <contextPath>/api/* call
 // gets {"code":200,"msg":null,"content":null} and is handed to the test over the returned channel.
-func newRecordingAdmin(t *testing.T) (*httptest.Server, <-chan adminRequest) {
+func newRecordingAdmin(t *testing.T, contextPath string) (*httptest.Server, <-chan adminRequest) {
 	t.Helper()
 	reqs := make(chan adminRequest, 64)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -33,7 +34,7 @@ func newRecordingAdmin(t *testing.T) (*httptest.Server, <-chan adminRequest) {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
-		if !strings.HasPrefix(r.URL.Path, "/xxl-job-admin/api/") {
+		if !strings.HasPrefix(r.URL.Path, contextPath+"/api/") {
 			http.NotFound(w, r)
 			return
 		}
@@ -97,29 +98,32 @@ type callbackParam struct {
 	HandleMsg  string `json:"handleMsg"`
 }
 
-// TestLiveExecutors runs every built Java executor against the recording admin. It needs a JDK and
-// the jars from conformance/java/build.sh, so it only runs with XXL_TEST_JAVA=1.
+// TestLiveExecutors runs every built Java executor against the recording admin under the 2.x context
+// path. It needs a JDK and the jars from conformance/java/build.sh, so it only runs with XXL_TEST_JAVA=1.
 func TestLiveExecutors(t *testing.T) {
 	if os.Getenv(EnvEnabled) != "1" {
 		t.Skip("set " + EnvEnabled + "=1 (and run conformance/java/build.sh) to start real Java executors")
 	}
 	for _, version := range Versions() {
-		t.Run(version, func(t *testing.T) { testLiveExecutor(t, version) })
+		t.Run(version, func(t *testing.T) { testLiveExecutor(t, version, "/xxl-job-admin") })
 	}
+	// A 3.4 admin serves at its root, and 3.4.1+ executors are given its address without a context
+	// path: the library appends "/api/<method>" to whatever address it is given, with or without one.
+	t.Run("3.4.2/root", func(t *testing.T) { testLiveExecutor(t, "3.4.2", "") })
 }
 
-func testLiveExecutor(t *testing.T, version string) {
+func testLiveExecutor(t *testing.T, version, contextPath string) {
 	const (
 		token   = "conformance-token"
 		appName = "javaexec-live"
 	)
-	admin, reqs := newRecordingAdmin(t)
+	admin, reqs := newRecordingAdmin(t, contextPath)
 	port, err := FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
 	begin := time.Now()
-	e, err := Start(t.Context(), Options{Version: version, AdminAddress: admin.URL + "/xxl-job-admin",
+	e, err := Start(t.Context(), Options{Version: version, AdminAddress: admin.URL + contextPath,
 		AccessToken: token, AppName: appName, Port: port, LogDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -133,7 +137,7 @@ func testLiveExecutor(t *testing.T, version string) {
 
 	// executor-protocol.md §2.1/§2.3: the registry thread POSTs {ctx}/api/registry right after the
 	// server binds, with the token header and RegistryParam{EXECUTOR, appname, address}.
-	reg := nextRequest(t, reqs, "/xxl-job-admin/api/registry", 15*time.Second)
+	reg := nextRequest(t, reqs, contextPath+"/api/registry", 15*time.Second)
 	t.Logf("%s: started line after %s, registry after %s", version, e.StartupTime().Round(time.Millisecond),
 		reg.at.Sub(begin).Round(time.Millisecond))
 	wantRegistry := map[string]string{"registryGroup": "EXECUTOR", "registryKey": appName, "registryValue": e.Address()}
@@ -163,7 +167,7 @@ func testLiveExecutor(t *testing.T, version string) {
 		if got := postExecutor(t, e, "/run", token, trigger); got["code"] != float64(200) {
 			t.Fatalf("/run %s = %v, want code 200", r.handler, got)
 		}
-		cb := nextRequest(t, reqs, "/xxl-job-admin/api/callback", 15*time.Second)
+		cb := nextRequest(t, reqs, contextPath+"/api/callback", 15*time.Second)
 		var params []callbackParam
 		if err := json.Unmarshal(cb.body, &params); err != nil || len(params) != 1 {
 			t.Fatalf("callback body %s: %v", cb.body, err)
@@ -172,6 +176,18 @@ func testLiveExecutor(t *testing.T, version string) {
 			t.Errorf("%s callback = %+v, want logId %d code %d msg %q", r.handler, p, logID, r.wantCode, r.wantMsg)
 		}
 	}
+	// The run ledger holds each run once, under its log id, written before its callback left.
+	ran, err := e.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantRuns := make([]Run, len(runs))
+	for i, r := range runs {
+		wantRuns[i] = Run{LogID: int64(1000 + i), Handler: r.handler}
+	}
+	if !slices.Equal(ran, wantRuns) {
+		t.Errorf("run ledger %v, want %v", ran, wantRuns)
+	}
 
 	// SIGTERM runs the library's destroy(), which deregisters before the JVM exits (§2.1).
 	stopBegin := time.Now()
@@ -179,7 +195,7 @@ func testLiveExecutor(t *testing.T, version string) {
 		t.Fatal(err)
 	}
 	t.Logf("%s: stopped in %s", version, time.Since(stopBegin).Round(time.Millisecond))
-	remove := nextRequest(t, reqs, "/xxl-job-admin/api/registryRemove", 5*time.Second)
+	remove := nextRequest(t, reqs, contextPath+"/api/registryRemove", 5*time.Second)
 	assertRegistry(t, remove, token, wantRegistry)
 	if !strings.Contains(e.Output(), stoppedMarker) {
 		t.Error("shutdown hook did not finish (no stopped line)")

@@ -3,6 +3,7 @@ package javaexec
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"time"
 )
@@ -24,6 +25,9 @@ type Options struct {
 	Address string
 	// LogDir receives the executor's job log files (required; tests pass t.TempDir()).
 	LogDir string
+	// RunLog is the run ledger the handlers append each run to (see Executor.Runs); default a file in
+	// LogDir.
+	RunLog string
 	// LogRetentionDays is passed through when > 0; the library ignores values below 3.
 	LogRetentionDays int
 	// StartTimeout bounds the wait for the started line; default 60s.
@@ -69,6 +73,9 @@ func (o Options) withDefaults() (Options, error) {
 	if o.Address == "" {
 		o.Address = "http://127.0.0.1:" + strconv.Itoa(o.Port) + "/"
 	}
+	if o.RunLog == "" {
+		o.RunLog = filepath.Join(o.LogDir, runLogName)
+	}
 	if o.StartTimeout <= 0 {
 		o.StartTimeout = defaultStartTimeout
 	}
@@ -93,6 +100,7 @@ func (o Options) commandArgs(jar string) []string {
 		"--ip=127.0.0.1",
 		"--address="+o.Address,
 		"--logpath="+o.LogDir,
+		"--runlog="+o.RunLog,
 	)
 	if o.LogRetentionDays > 0 {
 		args = append(args, "--logretention="+strconv.Itoa(o.LogRetentionDays))

@@ -69,7 +69,7 @@ func TestCommandArgs(t *testing.T) {
 	}
 	// An empty token is still passed explicitly so the executor runs without one.
 	for _, want := range []string{"--admin=http://a/x", "--token=", "--appname=app", "--port=1234",
-		"--address=http://127.0.0.1:1234/", "--logpath=/l", "--logretention=7"} {
+		"--address=http://127.0.0.1:1234/", "--logpath=/l", "--runlog=/l/" + runLogName, "--logretention=7"} {
 		if i := slices.Index(args, want); i <= jar {
 			t.Errorf("missing %q after -jar in %q", want, args)
 		}

@@ -46,7 +46,7 @@ func TestLiveBusyover(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e, err := javaexec.Start(ctx, javaexec.Options{Version: "2.4.2", AdminAddress: f.base + "/xxl-job-admin",
+		e, err := javaexec.Start(ctx, javaexec.Options{Version: "2.4.2", AdminAddress: f.admin,
 			AccessToken: token, AppName: app, Port: port, LogDir: t.TempDir()})
 		if err != nil {
 			t.Fatal(err)
@@ -82,7 +82,7 @@ func TestLiveBusyover(t *testing.T) {
 		return r.Code == 500, r.MsgText()
 	})
 
-	con, err := javaadmin.Login(f.base+"/xxl-job-admin", "admin", "123456")
+	con, err := javaadmin.Login(f.admin, "admin", "123456")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,6 +90,7 @@ func TestLiveBusyover(t *testing.T) {
 		return "空闲检测：<br>address：" + addr + "<br>code：" + fmt.Sprint(code) + "<br>msg：" + msg
 	}
 	l := f.triggerOnce(con, job, slowLog)
+	first := l.ID
 	report := probe(busy.Address(), 500, "job thread is running or has trigger queue.") + "<br><br>" + probe(idle.Address(), 200, "null")
 	if l.ExecutorAddress == nil || *l.ExecutorAddress != idle.Address() || l.TriggerMsg == nil || !strings.Contains(*l.TriggerMsg, report) {
 		t.Errorf("busy first executor: routed to %v, trigger_msg %v; want %s and the report %q", l.ExecutorAddress, l.TriggerMsg, idle.Address(), report)
@@ -109,6 +110,9 @@ func TestLiveBusyover(t *testing.T) {
 		strings.Contains(*l.TriggerMsg, idle.Address()+"<br>code") {
 		t.Errorf("idle first executor: routed to %v, trigger_msg %v; want %s after one probe %q", l.ExecutorAddress, l.TriggerMsg, busy.Address(), report)
 	}
+	// Each run was executed once, where it was routed.
+	f.checkRanOnce(busy.Address(), busy.Runs, []int{job}, slowLog, l.ID)
+	f.checkRanOnce(idle.Address(), idle.Runs, []int{job}, first)
 }
 
 // triggerOnce runs the job once through the console and returns its new

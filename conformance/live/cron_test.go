@@ -26,7 +26,7 @@ func TestLiveCronEndToEnd(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			exec, err := javaexec.Start(ctx, javaexec.Options{Version: "2.4.2", AdminAddress: f.base + "/xxl-job-admin",
+			exec, err := javaexec.Start(ctx, javaexec.Options{Version: "2.4.2", AdminAddress: f.admin,
 				AccessToken: token, Port: port, LogDir: t.TempDir()})
 			if err != nil {
 				t.Fatal(err)
@@ -88,6 +88,7 @@ func TestLiveCronEndToEnd(t *testing.T) {
 			if lag := done.TriggerTime.Sub(time.UnixMilli(job.TriggerLastTime)); lag < -10*time.Second || lag > 30*time.Second {
 				t.Fatalf("trigger_time %s far from planned %s", done.TriggerTime, time.UnixMilli(job.TriggerLastTime))
 			}
+			f.checkRanOnce(exec.Address(), exec.Runs, []int{1}, done.ID)
 		})
 	}
 }

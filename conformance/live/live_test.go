@@ -43,12 +43,60 @@ func requireJava(t *testing.T) {
 	}
 }
 
+// adminKind is how the admin under test serves executors: the context
+// path of its executor API (an executor is given base+contextPath as its
+// admin address and appends "/api/<method>") and the settings it needs.
+type adminKind struct {
+	name        string
+	contextPath string
+	args        []string
+}
+
+// admin2x is our admin on the xxl-job 2.4.2 tables (it creates them on an
+// empty database) under the context path of the Java admin 2.4.2.
+var admin2x = adminKind{name: "2.x", contextPath: "/xxl-job-admin"}
+
+// pairing is one executor version and the admin it is pointed at.
+type pairing struct {
+	version string
+	admin   adminKind
+}
+
+// admin3x is our admin on the xxl-job 3.4.2 tables (it creates them on an
+// empty database with xxl.job.schema=3.4), served at the root as the Java
+// admin 3.4.2 is: executors are given the admin's address without a
+// context path.
+var admin3x = adminKind{name: "3.x", contextPath: "", args: []string{"--xxl.job.schema=3.4"}}
+
+// pairings are the executors of the live scenario and the admins they
+// talk to: every executor version against an admin on a 2.x database
+// (under /xxl-job-admin) and against one on a 3.x database (at the root,
+// where 3.4.1+ executors are configured without a context path; older
+// ones are given the same root address). The library calls
+// {admin}/api/<method> in every version.
+func pairings() []pairing {
+	var out []pairing
+	for _, kind := range []adminKind{admin2x, admin3x} {
+		for _, v := range javaexec.Versions() {
+			out = append(out, pairing{v, kind})
+		}
+	}
+	return out
+}
+
+func (p pairing) String() string {
+	if p.admin.name == admin2x.name {
+		return p.version
+	}
+	return p.version + "@" + p.admin.name
+}
+
 func TestLiveExecutors(t *testing.T) {
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) {
 			requireJava(t)
-			for _, version := range javaexec.Versions() {
-				t.Run(version, func(t *testing.T) { liveScenario(t, b, version) })
+			for _, p := range pairings() {
+				t.Run(p.String(), func(t *testing.T) { liveScenario(t, b, p) })
 			}
 		})
 	}
@@ -57,15 +105,20 @@ func TestLiveExecutors(t *testing.T) {
 // fixture is one admin with its own store handle and client.
 type fixture struct {
 	t      *testing.T
-	base   string
+	base   string // http://127.0.0.1:port
+	admin  string // what executors are given: base and the context path
 	store  *schema.Store
 	client *api.Client
 }
 
 func newFixture(t *testing.T, b backend) *fixture {
+	return newFixtureFor(t, b, admin2x)
+}
+
+func newFixtureFor(t *testing.T, b backend, kind adminKind) *fixture {
 	url, user, pass := b.url(t)
-	base := admintest.Start(t, "--spring.datasource.url="+url, "--spring.datasource.username="+user,
-		"--spring.datasource.password="+pass, "--xxl.job.accessToken="+token)
+	base := admintest.Start(t, append([]string{"--spring.datasource.url=" + url, "--spring.datasource.username=" + user,
+		"--spring.datasource.password=" + pass, "--xxl.job.accessToken=" + token}, kind.args...)...)
 	target, err := schema.ParseJDBC(url, user, pass)
 	if err != nil {
 		t.Fatal(err)
@@ -77,7 +130,7 @@ func newFixture(t *testing.T, b backend) *fixture {
 	t.Cleanup(func() { store.Close() })
 	client := api.NewClient(api.ClientConfig{AccessToken: token})
 	t.Cleanup(client.CloseIdleConnections)
-	return &fixture{t: t, base: base, store: store, client: client}
+	return &fixture{t: t, base: base, admin: base + kind.contextPath, store: store, client: client}
 }
 
 // eventually polls cond until it holds or the deadline passes. The other
@@ -158,15 +211,15 @@ func (f *fixture) waitHandled(id int64, within time.Duration) schema.JobLog {
 	return l
 }
 
-func liveScenario(t *testing.T, b backend, version string) {
-	f := newFixture(t, b)
+func liveScenario(t *testing.T, b backend, p pairing) {
+	f := newFixtureFor(t, b, p.admin)
 	port, err := javaexec.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	exec, err := javaexec.Start(ctx, javaexec.Options{Version: version, AdminAddress: f.base + "/xxl-job-admin",
+	exec, err := javaexec.Start(ctx, javaexec.Options{Version: p.version, AdminAddress: f.admin,
 		AccessToken: token, Port: port, LogDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -201,6 +254,7 @@ func liveScenario(t *testing.T, b backend, version string) {
 		t.Fatalf("run: %d %s", ret.Code, ret.MsgText())
 	}
 	l = f.waitHandled(l.ID, 10*time.Second)
+	success := l.ID
 	if l.HandleCode != 200 || l.HandleMsg == nil || !strings.Contains(*l.HandleMsg, "success param=p1") {
 		t.Fatalf("success callback: %d %v", l.HandleCode, l.HandleMsg)
 	}
@@ -214,6 +268,7 @@ func liveScenario(t *testing.T, b backend, version string) {
 	// /run failure: handleFail("boom") gives 500 / boom.
 	l, _ = f.run(exec, 1, "failHandler", "")
 	l = f.waitHandled(l.ID, 10*time.Second)
+	fail := l.ID
 	if l.HandleCode != 500 || l.HandleMsg == nil || *l.HandleMsg != "boom" {
 		t.Fatalf("fail callback: %d %v", l.HandleCode, l.HandleMsg)
 	}
@@ -234,6 +289,9 @@ func liveScenario(t *testing.T, b backend, version string) {
 	if slow.HandleCode != 500 || slow.HandleMsg == nil || !strings.Contains(*slow.HandleMsg, "scheduling center kill job.") {
 		t.Fatalf("kill callback: %d %v", slow.HandleCode, slow.HandleMsg)
 	}
+
+	// Each /run was executed once: not lost, not doubled.
+	f.checkRanOnce(exec.Address(), exec.Runs, []int{1, 2}, success, fail, slow.ID)
 
 	// A wrong token on the admin side is refused by the executor with the
 	// Java message (recording auth_wrong_token).
@@ -265,7 +323,7 @@ func TestLiveExecutorWrongToken(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	exec, err := javaexec.Start(ctx, javaexec.Options{Version: "2.4.2", AdminAddress: f.base + "/xxl-job-admin",
+	exec, err := javaexec.Start(ctx, javaexec.Options{Version: "2.4.2", AdminAddress: f.admin,
 		AccessToken: "not-the-admin-token", Port: port, LogDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)

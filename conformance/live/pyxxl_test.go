@@ -78,7 +78,7 @@ func TestLivePyxxl(t *testing.T) {
 	}
 	t.Run("ours", func(t *testing.T) {
 		f := newFixture(t, backends[0])
-		pyxxlScenario(t, py, f.base+"/xxl-job-admin", f.store)
+		pyxxlScenario(t, py, f.admin, f.store)
 	})
 	t.Run("java", func(t *testing.T) {
 		if os.Getenv(envPyxxlJava) != "1" {
@@ -125,7 +125,8 @@ func pyxxlScenario(t *testing.T, py, admin string, store *schema.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	py1 := startPyxxl(t, py, admin+"/api/", port)
+	work := t.TempDir()
+	py1 := startPyxxl(t, py, admin+"/api/", port, work)
 	address := "http://127.0.0.1:" + strconv.Itoa(port)
 	// Ours lists a new executor at once; Java at its next registry pass (≤ 30 s, §9).
 	deadline := time.Now().Add(45 * time.Second)
@@ -152,6 +153,7 @@ func pyxxlScenario(t *testing.T, py, admin string, store *schema.Store) {
 		}
 	}
 	got := map[int]string{}
+	logID := map[int]int64{}
 	deadline = time.Now().Add(30 * time.Second)
 	for len(got) < len(ids) && time.Now().Before(deadline) {
 		for _, id := range ids {
@@ -161,6 +163,7 @@ func pyxxlScenario(t *testing.T, py, admin string, store *schema.Store) {
 			}
 			if len(logs) == 1 && (logs[0].HandleCode != 0 || logs[0].TriggerCode == 500) {
 				got[id] = pyxxlRow(logs[0], address)
+				logID[id] = logs[0].ID
 			}
 		}
 		time.Sleep(200 * time.Millisecond)
@@ -170,6 +173,15 @@ func pyxxlScenario(t *testing.T, py, admin string, store *schema.Store) {
 			t.Errorf("job %q: log row\n  %s\nwant\n  %s", j.desc, got[ids[i]], j.want)
 		}
 	}
+	// Each job pyxxl accepted ran there once (the one it lacks never runs).
+	var ran []int64
+	for i, j := range pyxxlJobs {
+		if j.handler != "pyMissing" {
+			ran = append(ran, logID[ids[i]])
+		}
+	}
+	f := &fixture{t: t, store: store}
+	f.checkRanOnce(address, pyxxlLedger(work), ids, ran...)
 	if t.Failed() {
 		t.Logf("pyxxl output:\n%s", py1.output())
 	}
@@ -215,8 +227,9 @@ func (p *pyxxlProcess) output() string {
 }
 
 // startPyxxl runs conformance/pyxxl/executor.py against the admin API at
-// api; the test's end stops it with SIGTERM (it deregisters), then kills.
-func startPyxxl(t *testing.T, py, api string, port int) *pyxxlProcess {
+// api, in work (its run ledger is work/runs.txt); the test's end stops it
+// with SIGTERM (it deregisters), then kills.
+func startPyxxl(t *testing.T, py, api string, port int, work string) *pyxxlProcess {
 	t.Helper()
 	root, err := javaadmin.ModuleRoot()
 	if err != nil {
@@ -224,7 +237,7 @@ func startPyxxl(t *testing.T, py, api string, port int) *pyxxlProcess {
 	}
 	p := &pyxxlProcess{done: make(chan struct{})}
 	p.cmd = exec.Command(py, filepath.Join(root, "conformance", "pyxxl", "executor.py"), api, pyxxlApp, token,
-		strconv.Itoa(port), t.TempDir())
+		strconv.Itoa(port), work)
 	p.cmd.Stdout, p.cmd.Stderr = p, p
 	p.cmd.Env = append(os.Environ(), "PYTHONUNBUFFERED=1")
 	if err := p.cmd.Start(); err != nil {

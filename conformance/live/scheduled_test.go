@@ -31,20 +31,23 @@ const (
 // schedule loop, time ring, trigger pools, route, /run — to every Java
 // executor version and counts what ran: N planned seconds give exactly N
 // log rows, one per planned second, 2 s apart, each at most 1 s late, each
-// run by the executor (success callback) (scheduler.md §2, §3, §5).
+// run by the executor (success callback) exactly once, as its run ledger
+// shows (scheduler.md §2, §3, §5).
 //
 // The mutation subtests prove the check can fail: a schedule door that
-// doubles every fire, or drops one, must be reported.
+// doubles every fire, or drops one, must be reported. Mutants of the /run
+// client and of the trigger pools' door are run against this test by
+// scripts/mutants (make mutants).
 func TestLiveScheduledRuns(t *testing.T) {
 	requireJava(t)
-	for _, version := range javaexec.Versions() {
-		t.Run(version, func(t *testing.T) {
+	for _, p := range pairings() {
+		t.Run(p.String(), func(t *testing.T) {
 			t.Parallel()
-			runs := scheduleRuns(t, version, nil)
-			for _, p := range runs.problems() {
-				t.Error(p)
+			runs := scheduleRuns(t, p, nil)
+			for _, problem := range runs.problems() {
+				t.Error(problem)
 			}
-			t.Logf("%s: %s", version, runs.summary())
+			t.Logf("%s: %s", p, runs.summary())
 		})
 	}
 	mutations := []struct {
@@ -58,7 +61,7 @@ func TestLiveScheduledRuns(t *testing.T) {
 	for _, m := range mutations {
 		t.Run("mutation/"+m.name, func(t *testing.T) {
 			t.Parallel()
-			runs := scheduleRuns(t, "2.4.2", m.door)
+			runs := scheduleRuns(t, pairing{"2.4.2", admin2x}, m.door)
 			problems := runs.problems()
 			t.Logf("%s scheduler: %s; the check reports %q", m.name, runs.summary(), problems)
 			if len(problems) == 0 || !strings.Contains(strings.Join(problems, "\n"), m.want) {
@@ -101,16 +104,19 @@ func (m *mutant) Submit(req trigger.Request) error {
 type runs struct {
 	first time.Time
 	rows  []schema.JobLog // log rows whose trigger_time is before the (N+1)-th planned second
+	ran   map[int64]int   // runs per log id at the executor
 }
 
 // scheduleRuns starts our admin (SQLite) with the given schedule door and
-// a Java executor of version, arms job 1 as FIX_RATE 2 s on a whole even
+// a Java executor as paired, arms job 1 as FIX_RATE 2 s on a whole even
 // second and returns the log rows of the first scheduledRuns planned
-// seconds once each has its callback (or the wait ran out).
-func scheduleRuns(t *testing.T, version string, door func(trigger.Submitter) trigger.Submitter) runs {
+// seconds once each has its callback (or the wait ran out), and what the
+// executor ran.
+func scheduleRuns(t *testing.T, p pairing, door func(trigger.Submitter) trigger.Submitter) runs {
 	url, user, pass := backends[0].url(t)
-	base := admintest.StartWith(t, app.Options{ScheduleDoor: door}, "--spring.datasource.url="+url,
-		"--spring.datasource.username="+user, "--spring.datasource.password="+pass, "--xxl.job.accessToken="+token)
+	base := admintest.StartWith(t, app.Options{ScheduleDoor: door}, append([]string{"--spring.datasource.url=" + url,
+		"--spring.datasource.username=" + user, "--spring.datasource.password=" + pass, "--xxl.job.accessToken=" + token},
+		p.admin.args...)...)
 	started := time.Now()
 	target, err := schema.ParseJDBC(url, user, pass)
 	if err != nil {
@@ -121,14 +127,14 @@ func scheduleRuns(t *testing.T, version string, door func(trigger.Submitter) tri
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	f := &fixture{t: t, base: base, store: store}
+	f := &fixture{t: t, base: base, admin: base + p.admin.contextPath, store: store}
 	port, err := javaexec.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	exec, err := javaexec.Start(ctx, javaexec.Options{Version: version, AdminAddress: base + "/xxl-job-admin",
+	exec, err := javaexec.Start(ctx, javaexec.Options{Version: p.version, AdminAddress: f.admin,
 		AccessToken: token, Port: port, LogDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -184,6 +190,7 @@ func scheduleRuns(t *testing.T, version string, door func(trigger.Submitter) tri
 		time.Sleep(100 * time.Millisecond)
 	}
 	sort.Slice(r.rows, func(i, j int) bool { return r.rows[i].TriggerTime.Before(*r.rows[j].TriggerTime) })
+	r.ran = f.executed(exec.Address(), exec.Runs, 1)
 	if t.Failed() {
 		t.Logf("executor output:\n%s", exec.Output())
 	}
@@ -207,6 +214,7 @@ func (r runs) problems() []string {
 		if l.HandleCode != 200 || l.HandleMsg == nil || !strings.Contains(*l.HandleMsg, "success param=scheduled") {
 			out = append(out, fmt.Sprintf("log %d: handle %d %v, want the executor's success", l.ID, l.HandleCode, l.HandleMsg))
 		}
+		out = append(out, ranOnce(r.ran, l.ID)...)
 	}
 	for k := range scheduledRuns {
 		sec := r.first.Unix() + int64(k*scheduledStep)
@@ -219,9 +227,9 @@ func (r runs) problems() []string {
 
 func (r runs) summary() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d runs from %s:", len(r.rows), r.first.Format("15:04:05"))
+	fmt.Fprintf(&b, "%d runs from %s (second/handle code×executed):", len(r.rows), r.first.Format("15:04:05"))
 	for _, l := range r.rows {
-		fmt.Fprintf(&b, " %s/%d", l.TriggerTime.Format("05"), l.HandleCode)
+		fmt.Fprintf(&b, " %s/%d×%d", l.TriggerTime.Format("05"), l.HandleCode, r.ran[l.ID])
 	}
 	return b.String()
 }

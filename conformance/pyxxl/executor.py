@@ -4,7 +4,9 @@ Usage: python executor.py ADMIN_API_URL APP_NAME TOKEN PORT WORK_DIR
 
 ADMIN_API_URL is the admin's /api/ base, e.g. http://127.0.0.1:8080/xxl-job-admin/api/.
 Handlers: pySuccess (echoes its parameter), pyRaise (raises), pySlow (sleeps 30 s, longer than
-any timeout the tests set) and pyShard (reports its shard).
+any timeout the tests set) and pyShard (reports its shard). Each first appends "<logId> <handler>"
+to WORK_DIR/runs.txt, the run ledger the tests count executed runs in (a /run sent twice runs
+twice under one log id, which the log row cannot show).
 """
 
 import asyncio
@@ -29,22 +31,32 @@ def main() -> None:
         dotenv_try=False,
     )
     runner = PyxxlRunner(config)
+    ledger = os.path.join(work, "runs.txt")
+
+    def record(handler: str) -> None:
+        # Handlers run on one event loop, so the appends never interleave.
+        with open(ledger, "a", encoding="utf-8") as f:
+            f.write("%d %s\n" % (g.xxl_run_data.logId, handler))
 
     @runner.register(name="pySuccess")
     async def success() -> str:
+        record("pySuccess")
         return "ok " + (g.xxl_run_data.executorParams or "")
 
     @runner.register(name="pyRaise")
     async def fail() -> str:
+        record("pyRaise")
         raise RuntimeError("boom from python")
 
     @runner.register(name="pySlow")
     async def slow() -> str:
+        record("pySlow")
         await asyncio.sleep(30)
         return "slept"
 
     @runner.register(name="pyShard")
     async def shard() -> str:
+        record("pyShard")
         d = g.xxl_run_data
         return "shard %s/%s" % (d.broadcastIndex, d.broadcastTotal)
 

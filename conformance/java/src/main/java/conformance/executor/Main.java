@@ -15,7 +15,12 @@ import java.util.concurrent.CountDownLatch;
  * prints STARTED_MARKER on stdout once the embedded server accepts connections, and calls
  * destroy() from a shutdown hook so SIGTERM makes the library send registryRemove.
  *
- * Keys: admin, token, appname, port, address, ip, logpath, logretention.
+ * Keys: admin, token, appname, port, address, ip, logpath, logretention, runlog.
+ *
+ * admin is passed to the library unchanged: every supported version calls "{admin}/api/{method}". For a
+ * 2.x admin that is the address with its context path (http://host:8080/xxl-job-admin); a 3.4 admin
+ * serves at its root, so 3.4.1+ executors are configured with http://host:8080 — the same program
+ * serves both, only the argument differs.
  */
 public final class Main {
 
@@ -49,7 +54,7 @@ public final class Main {
         }
         executor.setLogPath(get(cfg, "logpath", System.getProperty("java.io.tmpdir") + "/xxl-job-conformance"));
         executor.setLogRetentionDays(Integer.parseInt(get(cfg, "logretention", "30")));
-        executor.setXxlJobBeanList(Collections.singletonList(new JobHandlers()));
+        executor.setXxlJobBeanList(Collections.singletonList(new JobHandlers(new RunLedger(get(cfg, "runlog", "")))));
 
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
