@@ -271,7 +271,7 @@ func TestAdminPages34(t *testing.T) {
 		}
 		// anonymous: every page sends to the login page
 		for _, path := range []string{"/jobinfo", "/joblog", "/jobcode?jobId=1", "/joblog/logDetailPage?id=1", "/jobgroup", "/user"} {
-			if res, _ := p.page(path, "", nil); res.StatusCode != 302 || res.Header.Get("Location") != "/auth/login" {
+			if res, _ := p.page(path, "", nil); res.StatusCode != 302 || res.Header.Get("Location") != p.srv.URL+"/auth/login" {
 				t.Errorf("anonymous %s: %d %s", path, res.StatusCode, res.Header.Get("Location"))
 			}
 		}
