@@ -31,7 +31,19 @@ type Request struct {
 	// MsgPrefix, with CodeOnly, is a JSON fragment both bodies must hold
 	// (3.4.2: the controller's prefix before the exception's message).
 	MsgPrefix string
+	// Page marks a path the API mapping does not route, answered by the
+	// console's error page: status, Content-Type and Content-Language are
+	// compared; the page itself is each admin's own (our markup, our
+	// security headers; conformance/consolereplay compares pages) and is
+	// reported as PageDeviation.
+	Page bool
 }
+
+// PageDeviation is the reason reported for a Page request whose page
+// differs.
+const PageDeviation = "a path the API does not route is answered by the console's error page with the same status and " +
+	"content type; the page is our own (own markup, never the Java template; our security headers: Cache-Control, " +
+	"Content-Security-Policy, Referrer-Policy, X-Content-Type-Options, X-Frame-Options)"
 
 // Answer is what an admin answered: status, the headers that are not
 // framing or clock, and the body.
@@ -179,13 +191,21 @@ func DiffWith(a, b Answer, r Request, devs []Deviation) (diffs, known []string) 
 		if va == vb && oka == okb {
 			continue
 		}
+		if r.Page && k != "Content-Type" && k != "Content-Language" {
+			known = append(known, PageDeviation)
+			continue
+		}
 		if why, ok := tolerated(devs, r.Name, k, va, vb); ok {
 			known = append(known, why)
 			continue
 		}
 		out = append(out, fmt.Sprintf("header %s %q ≠ %q", k, va, vb))
 	}
-	if codeOnly {
+	if r.Page {
+		if a.Body != b.Body {
+			known = append(known, PageDeviation)
+		}
+	} else if codeOnly {
 		if ca, cb := code(a.Body), code(b.Body); ca != cb || ca == "" {
 			out = append(out, fmt.Sprintf("code %q ≠ %q (bodies %q, %q)", ca, cb, a.Body, b.Body))
 		}
