@@ -21,9 +21,10 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/conformance/cluster"
 )
 
-// readyWithin bounds an admin's start: the Java admin takes 3.5–10 s on
-// these machines, more when the box is busy.
-const readyWithin = 90 * time.Second
+// readyWithin bounds an admin's start: the Java admins take 3.5–13 s on
+// these machines, more when the box is busy (2.4.2 was not ready after
+// 90 s on a shared box at load average 22).
+const readyWithin = 3 * time.Minute
 
 // admin is the admin under measurement, as a child process or in-process.
 type admin interface {
