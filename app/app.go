@@ -84,8 +84,12 @@ func Run(ctx context.Context, cfg *config.Config, log zerolog.Logger, opt Option
 	if store.Generation() == schema.Gen3 {
 		envelope = api.ResponseEnvelope
 	}
+	consoleHandler := parts.console.Handler()
+	// A path under /api/ that Java's /api/{uri} mapping does not match
+	// (/api/, /api/a/b; under 3.4.2 also /api/registry/) is answered as
+	// any unknown path: by the console (3.4.2: its 404 page; apidiff).
 	apiHandler := api.NewHandler(api.HandlerConfig{AccessToken: cfg.AccessToken, Envelope: envelope,
-		Registry: parts.registrar, Callbacks: parts.completer, Log: log})
+		Registry: parts.registrar, Callbacks: parts.completer, NotRouted: withPrefix(cfg.ContextPath, consoleHandler), Log: log})
 
 	// Take the port before any component runs, so a port in use fails
 	// start-up before the schedule loop has fired anything.
@@ -111,7 +115,7 @@ func Run(ctx context.Context, cfg *config.Config, log zerolog.Logger, opt Option
 	defer parts.client.CloseIdleConnections()
 
 	srv := &http.Server{
-		Handler: routes(cfg.ContextPath, apiHandler, parts.openapi.Handler(), parts.console.Handler(), store, warnings,
+		Handler: routes(cfg.ContextPath, apiHandler, parts.openapi.Handler(), consoleHandler, store, warnings,
 			info(store.Generation(), target.Backend), metricsHandler, log),
 		// A request must arrive whole within the connection timeout,
 		// body included: without it a client that announces a body and

@@ -90,6 +90,19 @@ func TestRunEmbedded(t *testing.T) {
 		t.Fatalf("registry answer %s", b)
 	}
 
+	// A path under /api/ the mapping does not route is the console's, as
+	// any unknown path (§2.1: behind the console login), not a bare 404.
+	req, _ = http.NewRequest(http.MethodPost, base+"/xxl-job-admin/api/", strings.NewReader("{}"))
+	req.Header.Set("XXL-JOB-ACCESS-TOKEN", "default_token")
+	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	if apiResp, err = noFollow.Do(req); err != nil {
+		t.Fatal(err)
+	}
+	apiResp.Body.Close()
+	if apiResp.StatusCode != http.StatusFound || apiResp.Header.Get("Location") != "/xxl-job-admin/toLogin" {
+		t.Errorf("POST /xxl-job-admin/api/: %d to %q; want the console's login redirect", apiResp.StatusCode, apiResp.Header.Get("Location"))
+	}
+
 	target, err := schema.ParseJDBC("jdbc:sqlite:"+dbPath, "", "")
 	if err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 // Main is the whole command line: `xxl-admin-go [--key=value ...]` runs the
 // admin; `cron ...` evaluates a cron expression, `health` probes a running
 // admin, `jobs export|import` moves groups and jobs between databases,
+// `db check|upgrade` checks or upgrades the database's schema in place,
 // `--version` prints the build. It returns the process exit code.
 func Main(args []string, stdout, stderr io.Writer) int {
 	started := time.Now()
@@ -27,6 +28,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 			return runHealth(args[1:], config.OSEnv, stdout, stderr)
 		case "jobs":
 			return runJobs(args[1:], config.OSEnv, os.Stdin, stdout, stderr)
+		case "db":
+			return runDB(args[1:], config.OSEnv, stdout, stderr)
 		case "version", "--version", "-version":
 			return printVersion(stdout)
 		case "-h", "--help", "help":
@@ -72,5 +75,9 @@ Usage:
   xxl-admin-go jobs import [--mode merge|overwrite] [--dry-run] FILE [--key=value ...]
       Exports groups and jobs (GLUE source included) as versioned JSON, or
       imports such a file, against this configuration's database.
+  xxl-admin-go db check [--key=value ...]
+  xxl-admin-go db upgrade --to 3.4 [--dry-run] [--remove-duplicate-registrations] [--key=value ...]
+      Prints the database's schema generation and warnings, or upgrades a
+      2.x database in place to xxl-job 3.4.2's tables (see db --help).
   xxl-admin-go --version
       Prints the version, commit, build date and Go version.`

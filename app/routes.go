@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -74,5 +75,25 @@ func info(gen schema.Generation, backend schema.Backend) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/vnd.spring-boot.actuator.v3+json")
 		_, _ = w.Write(body)
+	})
+}
+
+// withPrefix gives h the whole path again where http.StripPrefix cut the
+// context path off (the API handler's requests it does not route go to
+// the console, which reads the context path itself).
+func withPrefix(prefix string, h http.Handler) http.Handler {
+	if prefix == "" {
+		return h
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r2 := new(http.Request)
+		*r2 = *r
+		r2.URL = new(url.URL)
+		*r2.URL = *r.URL
+		r2.URL.Path = prefix + r.URL.Path
+		if r.URL.RawPath != "" {
+			r2.URL.RawPath = prefix + r.URL.RawPath
+		}
+		h.ServeHTTP(w, r2)
 	})
 }

@@ -19,6 +19,8 @@ const usage = {
   'icheck': 'login page ("remember me" checkbox, square-blue skin)',
   'datatables.net': 'job, log, executor and user lists',
   'datatables.net-bs': 'job, log, executor and user lists (Bootstrap 3 styling and pager)',
+  'select2': 'the 3.4.2 console\'s job and log lists (the executor and job filters: selects with a search box); i18n/zh-CN, zh-TW by the page\'s language',
+  'bootstrap-table': 'the 3.4.2 console\'s lists (jobs, logs, executors, users: row selection, pager, column chooser, refresh); the locale file of the page\'s language',
   'moment': 'dashboard, job list and log list (date formatting; needed by the date range picker)',
   'bootstrap-daterangepicker': 'dashboard and log list (time range filter)',
   'jquery-validation': 'every page (login form, the change-password dialog of the header, the add/edit forms)',

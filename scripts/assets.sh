@@ -58,6 +58,17 @@ datatables.net            license   License.txt                                 
 datatables.net-bs         css-opt   css/dataTables.bootstrap.min.css               css/dataTables.bootstrap.min.css
 datatables.net-bs         js-opt    js/dataTables.bootstrap.min.js                 js/dataTables.bootstrap.min.js
 datatables.net-bs         license   License.txt                                    License.txt
+select2                   css-opt   dist/css/select2.min.css                       css/select2.min.css
+select2                   js-opt    dist/js/select2.min.js                         js/select2.min.js
+select2                   js-opt    dist/js/i18n/zh-CN.js                          js/i18n/zh-CN.min.js
+select2                   js-opt    dist/js/i18n/zh-TW.js                          js/i18n/zh-TW.min.js
+select2                   license   LICENSE.md                                     LICENSE.md
+bootstrap-table           css-opt   dist/bootstrap-table.min.css                   bootstrap-table.min.css
+bootstrap-table           js-opt    dist/bootstrap-table.min.js                    bootstrap-table.min.js
+bootstrap-table           js-opt    dist/locale/bootstrap-table-en-US.min.js       locale/bootstrap-table-en-US.min.js
+bootstrap-table           js-opt    dist/locale/bootstrap-table-zh-CN.min.js       locale/bootstrap-table-zh-CN.min.js
+bootstrap-table           js-opt    dist/locale/bootstrap-table-zh-TW.min.js       locale/bootstrap-table-zh-TW.min.js
+bootstrap-table           license   LICENSE                                        LICENSE
 moment                    js-opt    min/moment.min.js                              moment.min.js
 moment                    license   LICENSE                                        LICENSE
 bootstrap-daterangepicker css-opt   daterangepicker.css                            daterangepicker.min.css

@@ -83,6 +83,8 @@ const (
 //
 // Checks run in Java's order — method, blank uri, token, uri name, then
 // the body — and every routed answer is HTTP 200 with a ReturnT (§2.2).
+// With ResponseEnvelope they run in 3.4.2's: method, blank uri, blank
+// body, token, then the uri name.
 //
 // Unlike Java, which acknowledges first and stores asynchronously (§2.4,
 // §2.5), the handler calls reg / cb synchronously under CallTimeout and
@@ -116,7 +118,7 @@ type handler struct {
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	uri, ok := apiURI(r.URL)
+	uri, ok := apiURI(r.URL, h.cfg.Envelope != ResponseEnvelope)
 	if !ok {
 		h.cfg.NotRouted.ServeHTTP(w, r)
 		return
@@ -156,10 +158,14 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		serve = h.registry(h.reg.Registry)
 	case "registryRemove":
 		serve = h.registry(h.reg.RegistryRemove)
-	default:
-		h.refuse(w, r, "invalid request, uri-mapping("+uri+") not found.")
+	}
+	unknown := "invalid request, uri-mapping(" + uri + ") not found."
+	if serve == nil && env != ResponseEnvelope {
+		h.refuse(w, r, unknown)
 		return
 	}
+	// 3.4.2 judges a body of blanks before the uri's name: the caller has
+	// shown the token, so its body is read even for an unknown uri.
 	body, msg := h.readBody(w, r)
 	if msg == "" && env == ResponseEnvelope && isTrimBlank(string(body)) {
 		msg = msgBodyEmpty
@@ -169,6 +175,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			log.Warn().Str("reason", msg).Int("suppressed", n).Msg("api: request body refused")
 		}
 		h.refuse(w, r, msg)
+		return
+	}
+	if serve == nil {
+		h.refuse(w, r, unknown)
 		return
 	}
 	if rep := serve(r.Context(), body, log); rep.msg != "" {

@@ -35,6 +35,10 @@ func TestHandler34(t *testing.T) {
 		{"blank body", "POST", "/api/callback", tok, "   ", fail("invalid request, requestBody empty."), 0},
 		{"unknown uri", "POST", "/api/nothing", tok, `{}`, fail("invalid request, uri-mapping(nothing) not found."), 0},
 		{"unknown uri wrong token", "POST", "/api/nothing", map[string]string{TokenHeader: "x"}, `{}`, fail("The access token is wrong."), 0},
+		// 3.4.2 judges the blank body before the uri's name (apidiff
+		// "unknown uri blank body").
+		{"unknown uri blank body", "POST", "/api/nothing", tok, " ", fail("invalid request, requestBody empty."), 0},
+		{"unknown uri empty body wrong token", "POST", "/api/nothing", map[string]string{TokenHeader: "x"}, "", fail("invalid request, requestBody empty."), 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -48,6 +52,17 @@ func TestHandler34(t *testing.T) {
 				t.Errorf("%d calls reached the store, want %d", n, tt.calls)
 			}
 		})
+	}
+	// Spring 6 no longer matches /api/registry/ to /api/{uri}: the request
+	// is not routed (3.4.2 answers its 404 page; apidiff "registry
+	// trailing slash"), where 2.4.2 served it (TestHandler "trailing slash").
+	notRouted := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusTeapot) })
+	h34 := NewHandler(HandlerConfig{AccessToken: testToken, Envelope: ResponseEnvelope, Registry: &fakeStore{},
+		Callbacks: &fakeStore{}, NotRouted: notRouted, Log: zerolog.Nop()})
+	for _, p := range []string{"/xxl-job-admin/api/registry/", "/xxl-job-admin/api/", "/xxl-job-admin/api/a/b"} {
+		if status, _ := serve(t, h34, "POST", p, tok, regBody); status != http.StatusTeapot {
+			t.Errorf("%s answered %d; want it not routed", p, status)
+		}
 	}
 	// An unreadable body: 3.4.2 answers the decoder's exception text after
 	// "openapi invoke error: " (ours: our decoder's text).

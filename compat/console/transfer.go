@@ -24,6 +24,29 @@ import (
 // "created"|"updated"|"unchanged"|"kept","id","fields":[…]}]}}, or
 // {"code":500,"msg":"job 2 (app / handler / \"desc\"): Cronillegal"} when
 // the document is refused (nothing is written then).
+//
+// On a 3.x database the same two are at <ctx>/xxl-admin-go/jobinfo/export
+// and …/import (routes34.go says why) and answer in the 3.4.2 console's
+// Response envelope ({"code","data","msg","success"}, data where ReturnT
+// has content).
+
+// transferOK and transferFail answer in the envelope of the console's
+// generation.
+func (c *Console) transferOK(w http.ResponseWriter, data any) {
+	if c.gen3 {
+		ok34(w, data)
+		return
+	}
+	ok(w, data)
+}
+
+func (c *Console) transferFail(w http.ResponseWriter, msg string) {
+	if c.gen3 {
+		fail34(w, msg)
+		return
+	}
+	fail(w, msg)
+}
 
 // exportFileName is the download's name, dated in the admin's zone.
 func (c *Console) exportFileName() string {
@@ -42,7 +65,11 @@ func (c *Console) jobinfoExport(x *exchange) error {
 		}
 		g, err := c.store.GroupLoad(x.ctx, group)
 		if isNotFound(err) {
-			fail(x.w, c.text("jobinfo_field_jobgroup")+c.text("system_unvalid"))
+			invalid := "system_unvalid"
+			if c.gen3 {
+				invalid = "system_invalid" // the 3.4.2 bundle's spelling
+			}
+			c.transferFail(x.w, c.text("jobinfo_field_jobgroup")+c.text(invalid))
 			return nil
 		}
 		if err != nil {
@@ -66,13 +93,13 @@ func (c *Console) jobinfoImport(x *exchange) error {
 		mode, err = transfer.Merge, nil
 	}
 	if err != nil {
-		fail(x.w, err.Error())
+		c.transferFail(x.w, err.Error())
 		return nil
 	}
 	dryRun := x.form.text("dryRun") == "true"
 	doc, err := transfer.Decode(http.MaxBytesReader(x.w, x.r.Body, 64<<20))
 	if err != nil {
-		fail(x.w, err.Error())
+		c.transferFail(x.w, err.Error())
 		return nil
 	}
 	rep, err := transfer.Import(x.ctx, c.jobs, doc, transfer.ImportOptions{Mode: mode, DryRun: dryRun, Access: jobs.AccessOf(*x.user)})
@@ -81,7 +108,7 @@ func (c *Console) jobinfoImport(x *exchange) error {
 		item    *transfer.ItemError
 	)
 	if errors.As(err, &item) || errors.As(err, &refusal) {
-		fail(x.w, err.Error())
+		c.transferFail(x.w, err.Error())
 		return nil
 	}
 	if err != nil {
@@ -89,6 +116,6 @@ func (c *Console) jobinfoImport(x *exchange) error {
 	}
 	c.log.Info().Str("mode", string(mode)).Bool("dry_run", dryRun).Int("changes", len(rep.Changes)).
 		Str("username", x.user.Username).Msg("jobs imported from the console")
-	ok(x.w, rep)
+	c.transferOK(x.w, rep)
 	return nil
 }

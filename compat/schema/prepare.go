@@ -233,7 +233,7 @@ func checkOptional(table, col, got, want string, problems *[]string, res *Prepar
 // remedy says how to get a schema the admin accepts.
 func remedy(gen Generation) string {
 	if gen == Gen3 {
-		return "create the 3.4.2 tables (doc/db/tables_xxl_job.sql of 3.4.2), finish the upgrade, or start on an empty database; a column of your own is accepted with xxl.job.schema.allow-unknown-columns=true"
+		return "create the 3.4.2 tables (doc/db/tables_xxl_job.sql of 3.4.2), finish the upgrade (`xxl-admin-go db upgrade --to 3.4 --dry-run` lists what is missing), or start on an empty database; a column of your own is accepted with xxl.job.schema.allow-unknown-columns=true"
 	}
 	return "create the 2.4.x tables (doc/db/tables_xxl_job.sql) or start on an empty database; a column of your own is accepted with xxl.job.schema.allow-unknown-columns=true"
 }

@@ -37,6 +37,9 @@ type Store struct {
 	// prepareLockWait bounds how long Prepare waits on MySQL for another
 	// admin preparing the same database (see prepare_lock.go).
 	prepareLockWait time.Duration
+	// maxIdle is the pool's idle limit (MySQL, PostgreSQL), restored after
+	// an upgrade has closed the idle connections (upgrade_apply.go).
+	maxIdle int
 }
 
 // txBeginner is what *sql.DB and *sql.Conn share for WithTx.
@@ -92,7 +95,9 @@ func Open(ctx context.Context, t Target, pool PoolSettings) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("connect %s: %w", t.Display, err)
 	}
-	return newStore(db, d, t.Loc), nil
+	s := newStore(db, d, t.Loc)
+	s.maxIdle = max(pool.MaxIdle, 0)
+	return s, nil
 }
 
 func newStore(db *sql.DB, d dialect, loc *time.Location) *Store {

@@ -28,7 +28,22 @@ type Request struct {
 	// CodeOnly compares the body's ReturnT code only: its msg is a Java
 	// exception's text (executor-protocol.md §2.2 notes).
 	CodeOnly bool
+	// MsgPrefix, with CodeOnly, is a JSON fragment both bodies must hold
+	// (3.4.2: the controller's prefix before the exception's message).
+	MsgPrefix string
+	// Page marks a path the API mapping does not route, answered by the
+	// console's error page: status, Content-Type and Content-Language are
+	// compared; the page itself is each admin's own (our markup, our
+	// security headers; conformance/consolereplay compares pages) and is
+	// reported as PageDeviation.
+	Page bool
 }
+
+// PageDeviation is the reason reported for a Page request whose page
+// differs.
+const PageDeviation = "a path the API does not route is answered by the console's error page with the same status and " +
+	"content type; the page is our own (own markup, never the Java template; our security headers: Cache-Control, " +
+	"Content-Security-Policy, Referrer-Policy, X-Content-Type-Options, X-Frame-Options)"
 
 // Answer is what an admin answered: status, the headers that are not
 // framing or clock, and the body.
@@ -122,19 +137,23 @@ func Send(host, contextPath string, r Request) (Answer, error) {
 }
 
 // Deviation is a difference between the Java admin's answer and ours that
-// is known and reported, not failed on: each names who must change what.
+// is known and reported, not failed on: each says why ours differs on
+// purpose, or who must change what.
 type Deviation struct {
+	// Request names the one request it applies to; "" applies it to all.
+	Request string
+	// Header names the header that differs; "" means the body.
 	Header, Java, Ours, Reason string
 }
 
-// Deviations are the known differences (none today: each would name who
-// must change what).
+// Deviations are the known differences from 2.4.2 (none today).
 var Deviations []Deviation
 
-// tolerated reports whether a header difference is a known deviation.
-func tolerated(header, java, ours string) (string, bool) {
-	for _, d := range Deviations {
-		if d.Header == header && d.Java == java && d.Ours == ours {
+// tolerated reports whether a difference of part (a header name, or ""
+// for the body) in the answer to request is a known deviation.
+func tolerated(devs []Deviation, request, part, java, ours string) (string, bool) {
+	for _, d := range devs {
+		if (d.Request == "" || d.Request == request) && d.Header == part && d.Java == java && d.Ours == ours {
 			return d.Reason, true
 		}
 	}
@@ -142,8 +161,14 @@ func tolerated(header, java, ours string) (string, bool) {
 }
 
 // Diff lists how b (ours) differs from a (Java), and separately the known
-// deviations it found.
+// deviations (Deviations) it found.
 func Diff(a, b Answer, codeOnly bool) (diffs, known []string) {
+	return DiffWith(a, b, Request{CodeOnly: codeOnly}, Deviations)
+}
+
+// DiffWith is Diff for the answers to r, tolerating devs.
+func DiffWith(a, b Answer, r Request, devs []Deviation) (diffs, known []string) {
+	codeOnly := r.CodeOnly
 	var out []string
 	if a.Status != b.Status {
 		out = append(out, fmt.Sprintf("status %d ≠ %d", a.Status, b.Status))
@@ -166,18 +191,33 @@ func Diff(a, b Answer, codeOnly bool) (diffs, known []string) {
 		if va == vb && oka == okb {
 			continue
 		}
-		if why, ok := tolerated(k, va, vb); ok {
+		if r.Page && k != "Content-Type" && k != "Content-Language" {
+			known = append(known, PageDeviation)
+			continue
+		}
+		if why, ok := tolerated(devs, r.Name, k, va, vb); ok {
 			known = append(known, why)
 			continue
 		}
 		out = append(out, fmt.Sprintf("header %s %q ≠ %q", k, va, vb))
 	}
-	if codeOnly {
+	if r.Page {
+		if a.Body != b.Body {
+			known = append(known, PageDeviation)
+		}
+	} else if codeOnly {
 		if ca, cb := code(a.Body), code(b.Body); ca != cb || ca == "" {
 			out = append(out, fmt.Sprintf("code %q ≠ %q (bodies %q, %q)", ca, cb, a.Body, b.Body))
 		}
+		if r.MsgPrefix != "" && !hasPrefixMsg(a.Body, b.Body, r.MsgPrefix) {
+			out = append(out, fmt.Sprintf("not both %s…: bodies %q, %q", r.MsgPrefix, a.Body, b.Body))
+		}
 	} else if a.Body != b.Body {
-		out = append(out, fmt.Sprintf("body %q ≠ %q", a.Body, b.Body))
+		if why, ok := tolerated(devs, r.Name, "", a.Body, b.Body); ok {
+			known = append(known, why)
+		} else {
+			out = append(out, fmt.Sprintf("body %q ≠ %q", a.Body, b.Body))
+		}
 	}
 	return out, known
 }

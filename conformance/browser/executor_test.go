@@ -12,9 +12,11 @@ import (
 )
 
 // executor is a fake xxl-job executor: it keeps every request the admin
-// sends and answers /run, /kill and /log with what the test set.
+// sends and answers /run, /kill and /log with what the test set, as a
+// 2.4.2 executor (ReturnT: content) or a 3.4.2 one (Response: data).
 type executor struct {
-	srv *httptest.Server
+	srv  *httptest.Server
+	gen3 bool
 
 	mu      sync.Mutex
 	calls   []executorCall
@@ -34,6 +36,13 @@ func startExecutor(t *testing.T) *executor {
 	e := &executor{arrived: make(chan struct{}), runCode: 200, logText: "line1\nline2\n"}
 	e.srv = httptest.NewServer(http.HandlerFunc(e.serve))
 	t.Cleanup(e.srv.Close)
+	return e
+}
+
+// startExecutor34 is a fake executor answering as xxl-job-core 3.4.2 does.
+func startExecutor34(t *testing.T) *executor {
+	e := startExecutor(t)
+	e.gen3 = true
 	return e
 }
 
@@ -62,6 +71,10 @@ func (e *executor) serve(w http.ResponseWriter, r *http.Request) {
 	e.arrived = make(chan struct{})
 	runCode, runMsg, logText := e.runCode, e.runMsg, e.logText
 	e.mu.Unlock()
+	payload := "content"
+	if e.gen3 {
+		payload = "data"
+	}
 
 	var answer any
 	switch r.URL.Path {
@@ -71,13 +84,16 @@ func (e *executor) serve(w http.ResponseWriter, r *http.Request) {
 		answer = map[string]any{"code": runCode, "msg": runMsg}
 	case "/kill":
 		answer = map[string]any{"code": 200, "msg": "job thread already killed."}
+		if e.gen3 { // 3.x puts the text in data
+			answer = map[string]any{"code": 200, "msg": "Success", "data": "job thread already killed."}
+		}
 	case "/log":
 		from, _ := body["fromLineNum"].(float64)
 		content := ""
 		if from <= 1 {
 			content = logText
 		}
-		answer = map[string]any{"code": 200, "content": map[string]any{
+		answer = map[string]any{"code": 200, payload: map[string]any{
 			"fromLineNum": from, "toLineNum": 2, "logContent": content, "isEnd": true}}
 	default:
 		http.NotFound(w, r)

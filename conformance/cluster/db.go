@@ -20,8 +20,16 @@ type DB struct {
 }
 
 // OpenDB opens and prepares (tables and seed rows) the database at a JDBC
-// URL, as an admin would on its first start.
+// URL, as an admin would on its first start: an empty database gets the
+// 2.4.2 tables.
 func OpenDB(ctx context.Context, url, user, pass string) (*DB, error) {
+	return OpenDBAs(ctx, url, user, pass, schema.Gen2)
+}
+
+// OpenDBAs is OpenDB creating an empty database as gen: schema.Gen3 makes
+// the 3.4.2 tables and seed rows (spec/schema-3.4.2.sql), which the 3.4.2
+// jar needs and on which our admin behaves as 3.4.2.
+func OpenDBAs(ctx context.Context, url, user, pass string, gen schema.Generation) (*DB, error) {
 	target, err := schema.ParseJDBC(url, user, pass)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", url, err)
@@ -30,7 +38,7 @@ func OpenDB(ctx context.Context, url, user, pass string) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := st.Prepare(ctx, schema.PrepareOptions{}); err != nil {
+	if _, err := st.Prepare(ctx, schema.PrepareOptions{Create: gen}); err != nil {
 		st.Close()
 		return nil, fmt.Errorf("prepare %s: %w", target.Display, err)
 	}

@@ -69,6 +69,7 @@ type Executor struct {
 	ctx context.Context
 	end context.CancelFunc
 	cbs sync.WaitGroup
+	ok  string // the success body
 
 	mu     sync.Mutex
 	fires  []Fire
@@ -80,22 +81,32 @@ type Executor struct {
 	callbacks map[string]int
 }
 
-// ok is the ReturnT success body the Java executor sends.
-const ok = `{"code":200,"msg":null}`
+// The success bodies of the Java executors: 2.4.2's ReturnT (msg null)
+// and 3.4.2's Response (Gson leaves out null members, msg "Success"; the
+// 3.4.2 recordings' README). Each admin generation reads only the code.
+const (
+	Success242 = `{"code":200,"msg":null}`
+	Success342 = `{"code":200,"msg":"Success"}`
+)
 
 // CallbackMsg is the handle_msg of the fake executor's callbacks.
 const CallbackMsg = "fake executor result"
 
-// StartExecutor starts the fake executor; Close stops it.
-func StartExecutor() *Executor {
+// StartExecutor starts the fake executor answering like a 2.4.2 executor;
+// Close stops it.
+func StartExecutor() *Executor { return StartExecutorAnswering(Success242) }
+
+// StartExecutorAnswering starts the fake executor with ok as its success
+// body (Success242 or Success342).
+func StartExecutorAnswering(ok string) *Executor {
 	ctx, end := context.WithCancel(context.Background())
-	e := &Executor{ctx: ctx, end: end, owner: map[int64]string{}, modes: map[int]Mode{}, callbacks: map[string]int{}}
+	e := &Executor{ctx: ctx, end: end, ok: ok, owner: map[int64]string{}, modes: map[int]Mode{}, callbacks: map[string]int{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /run", e.run)
 	answer := func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", "application/json;charset=UTF-8")
-		_, _ = io.WriteString(w, ok)
+		_, _ = io.WriteString(w, e.ok)
 	}
 	mux.HandleFunc("POST /beat", answer)
 	mux.HandleFunc("POST /idleBeat", answer)
@@ -142,7 +153,7 @@ func (e *Executor) run(w http.ResponseWriter, r *http.Request) {
 			e.callback(p.LogID, p.LogDateTime, code)
 		}()
 	}
-	_, _ = io.WriteString(w, ok)
+	_, _ = io.WriteString(w, e.ok)
 }
 
 // SetMode sets how one job's runs are answered.

@@ -74,8 +74,9 @@ type CookieMapper interface {
 	// under test sets.
 	Login(ctx context.Context, l SetupLogin) error
 	// Learn maps the login cookies of a recorded answer to the ones of the
-	// observed answer to the same request (a recorded login).
-	Learn(recorded, observed []string)
+	// observed answer to the same request (a recorded login); request is
+	// the recorded request's Cookie header.
+	Learn(request string, recorded, observed []string)
 	// CookieMode is how recorded cookies are sent (the tolerances depend
 	// on it).
 	CookieMode() CookieMode
@@ -100,7 +101,7 @@ func (c *Cookies) Login(_ context.Context, l SetupLogin) error {
 }
 
 // Learn implements CookieMapper: a 2.4.2 cookie is mapped by its content.
-func (c *Cookies) Learn(_, _ []string) {}
+func (c *Cookies) Learn(string, []string, []string) {}
 
 // Header implements CookieMapper.
 func (c *Cookies) Header(ctx context.Context, recorded string) (string, error) {

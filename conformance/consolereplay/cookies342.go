@@ -86,16 +86,39 @@ func (c *TokenCookies) Login(ctx context.Context, l SetupLogin) error {
 	return fmt.Errorf("log in as %s: no %s cookie in the answer (%d %s)", l.User, TokenCookie342, resp.StatusCode, body)
 }
 
-// Learn implements CookieMapper.
-func (c *TokenCookies) Learn(recorded, observed []string) {
+// Learn implements CookieMapper. A token the recorded answer set is mapped
+// to the one ours set. A token ours set where the recording set none
+// renews the session the request carried (ours gives the session that
+// changed its password a new token): as a browser would, the replay sends
+// it from then on where the recording sends the request's token.
+func (c *TokenCookies) Learn(request string, recorded, observed []string) {
+	setByRecording := false
 	for _, r := range recorded {
 		rc := parseSetCookie(r)
-		if rc.name != TokenCookie342 || rc.value == "" {
+		if rc.name != TokenCookie342 {
+			continue
+		}
+		setByRecording = true
+		if rc.value == "" {
 			continue
 		}
 		for _, o := range observed {
 			if oc := parseSetCookie(o); oc.name == rc.name && oc.value != "" {
 				c.learn(rc.value, oc.value)
+			}
+		}
+	}
+	if setByRecording {
+		return
+	}
+	for _, o := range observed {
+		oc := parseSetCookie(o)
+		if oc.name != TokenCookie342 || oc.value == "" {
+			continue
+		}
+		for _, p := range strings.Split(request, "; ") {
+			if name, value, ok := strings.Cut(p, "="); ok && name == TokenCookie342 {
+				c.learn(value, oc.value)
 			}
 		}
 	}

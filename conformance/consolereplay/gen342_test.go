@@ -46,8 +46,8 @@ func TestTokenCookies(t *testing.T) {
 	if err := c.Login(ctx, SetupLogin{User: "normal1", Password: "wrong", Cookie: "rec-n1"}); err == nil {
 		t.Error("a failed setup login must be an error")
 	}
-	c.Learn([]string{TokenCookie342 + "=rec-second; Path=/; HttpOnly"}, []string{TokenCookie342 + "=now-second; Path=/; HttpOnly"})
-	c.Learn([]string{TokenCookie342 + "=; Expires=Thu, 01 Jan 1970 00:00:10 GMT; Path=/"}, []string{TokenCookie342 + "=; Max-Age=0"})
+	c.Learn("", []string{TokenCookie342 + "=rec-second; Path=/; HttpOnly"}, []string{TokenCookie342 + "=now-second; Path=/; HttpOnly"})
+	c.Learn("", []string{TokenCookie342 + "=; Expires=Thu, 01 Jan 1970 00:00:10 GMT; Path=/"}, []string{TokenCookie342 + "=; Max-Age=0"})
 	tests := []struct{ recorded, want string }{
 		{TokenCookie342 + "=rec-admin", TokenCookie342 + "=now-admin"},
 		{TokenCookie342 + "=rec-second", TokenCookie342 + "=now-second"},

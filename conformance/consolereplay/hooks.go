@@ -134,22 +134,29 @@ var (
 		"pages_user_without_groups: user 63 nogroups with an empty permission (its cookie)")
 )
 
-// triggersSettled waits (at most 2 s) until no log row is left without its
-// trigger result. Run once is asynchronous in both admins: the 3.4.2 jar's
-// trigger thread writes the result within milliseconds, before the
-// recorder's next request; ours writes results in batches (up to 50 ms
-// later), so a list asked for at once could still show the row unfinished.
-// Against the jar it returns at once.
-var triggersSettled = Hook{
-	Why: "run once is asynchronous: wait until the trigger results of the runs just asked for are written",
-	Run: func(ctx context.Context, db *DB) error {
+// runOnceSettled returns hooks for a scenario whose exchange trigger asks
+// for a run once and whose exchange list shows the log: before trigger it
+// notes the newest log id, before list it waits (at most 2 s) until a newer
+// log row exists and no row is left without its trigger result. Run once
+// is asynchronous in both admins: the 3.4.2 jar's trigger thread writes
+// the row and its result within milliseconds, before the recorder's next
+// request; ours queues the trigger and writes results in batches (up to
+// 50 ms later), so a list asked for at once could miss the row. Against
+// the jar the wait ends at once.
+func runOnceSettled(trigger, list int) map[int][]Hook {
+	var before int64
+	note := Hook{Why: "note the newest log id before the run once", Run: func(ctx context.Context, db *DB) error {
+		return db.SQL.QueryRowContext(ctx, "SELECT COALESCE(MAX(id), 0) FROM xxl_job_log").Scan(&before)
+	}}
+	wait := Hook{Why: "run once is asynchronous: wait until its log row and trigger result are written", Run: func(ctx context.Context, db *DB) error {
 		deadline := time.Now().Add(2 * time.Second)
 		for {
-			var n int
-			if err := db.SQL.QueryRowContext(ctx, "SELECT count(1) FROM xxl_job_log WHERE trigger_code = 0").Scan(&n); err != nil {
+			var newer, open int
+			err := db.SQL.QueryRowContext(ctx, "SELECT (SELECT count(1) FROM xxl_job_log WHERE id > ?), (SELECT count(1) FROM xxl_job_log WHERE trigger_code = 0)", before).Scan(&newer, &open)
+			if err != nil {
 				return err
 			}
-			if n == 0 || time.Now().After(deadline) {
+			if (newer > 0 && open == 0) || time.Now().After(deadline) {
 				return nil
 			}
 			select {
@@ -158,5 +165,6 @@ var triggersSettled = Hook{
 			case <-time.After(10 * time.Millisecond):
 			}
 		}
-	},
+	}}
+	return map[int][]Hook{trigger: {note}, list: {wait}}
 }

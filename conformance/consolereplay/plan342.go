@@ -44,7 +44,7 @@ var plan342 = []Step{
 	{Scenario: "perm_normal_user_admin_only"},
 	{Scenario: "perm_other_group"},
 	{Scenario: "http_methods_and_binding"},
-	{Scenario: "perm_permission_whitespace", Before: []Hook{user62of342}, BeforeExchange: map[int][]Hook{3: {triggersSettled}}},
+	{Scenario: "perm_permission_whitespace", Before: []Hook{user62of342}, BeforeExchange: runOnceSettled(2, 3)},
 	{Scenario: "pages_user_without_groups", Before: []Hook{user63of342}},
 }
 

@@ -109,7 +109,8 @@ func (r *Replay) Run(ctx context.Context) (Result, error) {
 			if err != nil {
 				return res, fmt.Errorf("%s[%d]: %w", rec.Scenario, i, err)
 			}
-			r.Cookies.Learn(HeaderValues(ex.Response.Headers, "Set-Cookie"), obs.Header.Values("Set-Cookie"))
+			r.Cookies.Learn(strings.Join(HeaderValues(ex.Request.Headers, "Cookie"), "; "),
+				HeaderValues(ex.Response.Headers, "Set-Cookie"), obs.Header.Values("Set-Cookie"))
 			c.compareExchange(ex.Response, ex.DBAfter, *obs)
 			r.classify(&res, step.Scenario, c.out)
 			res.Exchanges++

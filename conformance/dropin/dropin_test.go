@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/conformance/cluster"
 	"github.com/xxl-admin-go/xxl-admin-go/conformance/javaadmin"
 	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/storetest"
@@ -33,16 +35,50 @@ type job struct {
 	step  int64 // seconds between fires
 }
 
-// TestDropIn: the Java admin creates a group and jobs through its console
-// and runs them; ours starts beside it on the same database, the Java
-// admin stops (SIGTERM), ours fires the jobs on; and the reverse, ours
-// creating through our console. Checked per job: every planned second from
-// the first fire to the end fired exactly once (across the handover), by
-// the creator before it and by the taker after it, and the log rows the
-// two admins wrote are the same in every column but id and times
-// (schema.md, scheduler.md §5–§6).
-func TestDropIn(t *testing.T) {
-	jar := javaadmin.Require(t)
+// generation is the Java admin release a drop-in runs with, and how the
+// admins, their consoles and the executor are set up for it; the
+// takeover and every check are the same.
+type generation struct {
+	name    string
+	require func(testing.TB) string // the jar, or a [suite-off] skip
+	// create is the schema the database is created as: our admin behaves
+	// as the generation the database holds.
+	create      schema.Generation
+	contextPath string // where both admins serve (3.4.2: the root)
+	readyPath   string // "" for javaadmin's 2.4.2 default
+	// login opens a console session (2.4.2: /login; 3.4.2: /auth/doLogin).
+	login      func(base, user, password string) (*javaadmin.Console, error)
+	executorOK string // the fake executor's success body
+}
+
+var (
+	gen242 = generation{name: "2.4.2", require: javaadmin.Require, create: schema.Gen2,
+		contextPath: javaadmin.ContextPath, login: javaadmin.Login, executorOK: cluster.Success242}
+	gen342 = generation{name: "3.4.2", require: javaadmin.Require342, create: schema.Gen3,
+		readyPath: javaadmin.ReadyPath342, login: javaadmin.Login342, executorOK: cluster.Success342}
+)
+
+// TestDropIn: the Java admin 2.4.2 creates a group and jobs through its
+// console and runs them; ours starts beside it on the same database, the
+// Java admin stops (SIGTERM), ours fires the jobs on; and the reverse,
+// ours creating through our console. Checked per job: every planned
+// second from the first fire to the end fired exactly once (across the
+// handover), by the creator before it and by the taker after it, and the
+// log rows the two admins wrote are the same in every column but id and
+// times (schema.md, scheduler.md §5–§6); the taker's log page lists the
+// creator's log rows; a user created through either console logs into the
+// other, and back.
+func TestDropIn(t *testing.T) { dropIn(t, gen242) }
+
+// TestDropIn342 is TestDropIn with the Java admin 3.4.2 on a 3.x database
+// (its tables, created by ours as spec/schema-3.4.2.sql makes them): both
+// consoles at the root context path with the 3.4.2 endpoints
+// (/auth/doLogin, /jobgroup/insert, /jobinfo/insert, /user/insert), the
+// executor answering as a 3.4.2 executor.
+func TestDropIn342(t *testing.T) { dropIn(t, gen342) }
+
+func dropIn(t *testing.T, g generation) {
+	jar := g.require(t)
 	if os.Getenv(storetest.EnvMySQL) == "" {
 		t.Skip("[suite-off] the drop-in test needs " + storetest.EnvMySQL)
 	}
@@ -54,27 +90,27 @@ func TestDropIn(t *testing.T) {
 	java, ours := javaadmin.Java{Jar: jar}, javaadmin.Ours{Bin: bin}
 	t.Run("java to ours", func(t *testing.T) {
 		t.Parallel()
-		takeover(t, java, ours)
+		takeover(t, g, java, ours)
 	})
 	t.Run("ours to java", func(t *testing.T) {
 		t.Parallel()
-		takeover(t, ours, java)
+		takeover(t, g, ours, java)
 	})
 }
 
-func takeover(t *testing.T, creator, taker javaadmin.Target) {
+func takeover(t *testing.T, g generation, creator, taker javaadmin.Target) {
 	url, user, pass := storetest.MySQLURLZone(t, javaadmin.Zone)
 	url += "&useUnicode=true&characterEncoding=UTF-8"
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	db, err := cluster.OpenDB(ctx, url, user, pass)
+	db, err := cluster.OpenDBAs(ctx, url, user, pass, g.create)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(db.Close)
-	exec := cluster.StartExecutor()
+	exec := cluster.StartExecutorAnswering(g.executorOK)
 	t.Cleanup(exec.Close)
-	logs := &outputs{dir: t.TempDir()}
+	logs := &outputs{dir: t.TempDir(), readyPath: g.readyPath}
 	defer func() {
 		if t.Failed() {
 			logs.show(t)
@@ -82,8 +118,9 @@ func takeover(t *testing.T, creator, taker javaadmin.Target) {
 	}()
 
 	a := logs.start(t, ctx, creator, "creator", url, user, pass)
-	exec.SetAdmins([]cluster.Endpoint{{URL: a.URL(), Token: "creator"}})
-	con, err := javaadmin.Login(a.URL(), "admin", "123456")
+	aURL := a.BaseURL + g.contextPath
+	exec.SetAdmins([]cluster.Endpoint{{URL: aURL, Token: "creator"}})
+	con, err := g.login(aURL, "admin", "123456")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,6 +143,10 @@ func takeover(t *testing.T, creator, taker javaadmin.Target) {
 		}
 		exec.SetMode(j.id, cluster.CallbackSuccess)
 	}
+	// A user the creator writes, to log into the taker.
+	if err := con.AddUser("by-creator", "pwd-creator", 0, fmt.Sprint(group)); err != nil {
+		t.Fatal(err)
+	}
 	for _, j := range jobs {
 		if err := con.Start(j.id); err != nil {
 			t.Fatal(err)
@@ -124,25 +165,54 @@ func takeover(t *testing.T, creator, taker javaadmin.Target) {
 	// the jobs due meanwhile to a late round, and a FIX_RATE job then
 	// restarts its grid from that moment (§3.2 case B): seen in this test.
 	b := logs.start(t, ctx, taker, "taker", url, user, pass)
-	exec.SetAdmins([]cluster.Endpoint{{URL: a.URL(), Token: "creator"}, {URL: b.URL(), Token: "taker"}})
-	sleepUntil(ctx, time.Now().Add(firstRound))
+	takerStarted := time.Now()
+	bURL := b.BaseURL + g.contextPath
+	exec.SetAdmins([]cluster.Endpoint{{URL: aURL, Token: "creator"}, {URL: bURL, Token: "taker"}})
+	shareUsers(t, g, aURL, bURL, creator.Name(), taker.Name())
+	sleepUntil(ctx, takerStarted.Add(firstRound))
 	handover := time.Now()
 	if err := a.Stop(); err != nil {
 		t.Errorf("%s stop: %v", creator.Name(), err)
 	}
-	exec.SetAdmins([]cluster.Endpoint{{URL: b.URL(), Token: "taker"}})
+	exec.SetAdmins([]cluster.Endpoint{{URL: bURL, Token: "taker"}})
 	sleepUntil(ctx, time.Now().Add(phase))
 	last := time.Now().Truncate(time.Second).Add(-time.Second)
 	sleepUntil(ctx, time.Now().Add(time.Second)) // the last callbacks land
-	if err := b.Stop(); err != nil {
-		t.Errorf("%s stop: %v", taker.Name(), err)
-	}
 
 	fires := exec.Fires()
 	byLog := map[int64]string{}
 	for _, f := range fires {
 		byLog[f.LogID] = f.Admin
 	}
+	// The taker's log page lists the rows the creator wrote.
+	takerCon, err := g.login(bURL, "admin", "123456")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range jobs {
+		listed, err := takerCon.LogIDs(group, j.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var missing []int64
+		byCreator := 0
+		for _, f := range fires {
+			if f.JobID == j.id && f.Admin == "creator" {
+				byCreator++
+				if !slices.Contains(listed, f.LogID) {
+					missing = append(missing, f.LogID)
+				}
+			}
+		}
+		if byCreator == 0 || len(missing) > 0 {
+			t.Errorf("job %s: %s's log page lists %d rows; of the %d %s wrote, it misses %v", j.Desc, taker.Name(),
+				len(listed), byCreator, creator.Name(), missing)
+		}
+	}
+	if err := b.Stop(); err != nil {
+		t.Errorf("%s stop: %v", taker.Name(), err)
+	}
+
 	for _, j := range jobs {
 		checkGrid(t, j, fires, last)
 	}
@@ -152,6 +222,33 @@ func takeover(t *testing.T, creator, taker javaadmin.Target) {
 	}
 	compareRows(t, rows, byLog, creator.Name(), taker.Name())
 	t.Logf("%s created %d jobs; %s took over at %s", creator.Name(), len(jobs), taker.Name(), handover.UTC().Format("15:04:05.000"))
+}
+
+// shareUsers: the user the creator wrote logs into the taker's console; a
+// user the taker writes logs into the creator's, and back into the
+// taker's (3.4.2 keeps one session per user in xxl_job_user.token: each
+// login replaces the other's).
+func shareUsers(t *testing.T, g generation, creatorURL, takerURL, creator, taker string) {
+	t.Helper()
+	if _, err := g.login(takerURL, "by-creator", "pwd-creator"); err != nil {
+		t.Errorf("the user %s wrote does not log into %s: %v", creator, taker, err)
+	}
+	con, err := g.login(takerURL, "admin", "123456")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := con.AddUser("by-taker", "pwd-taker", 0, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.login(creatorURL, "by-taker", "pwd-taker"); err != nil {
+		t.Errorf("the user %s wrote does not log into %s: %v", taker, creator, err)
+	}
+	if _, err := g.login(takerURL, "by-taker", "pwd-taker"); err != nil {
+		t.Errorf("the user %s wrote does not log back into %s after %s: %v", taker, taker, creator, err)
+	}
+	if _, err := g.login(creatorURL, "by-taker", "wrong"); err == nil {
+		t.Errorf("%s accepted a wrong password", creator)
+	}
 }
 
 // checkGrid: every planned second of j from its first fire to last fired
@@ -264,9 +361,10 @@ func keys(m map[string]int) []string {
 
 // outputs keeps each admin's output in a file, shown when the test fails.
 type outputs struct {
-	dir   string
-	mu    sync.Mutex
-	files []string
+	dir       string
+	readyPath string // javaadmin.Settings.ReadyPath
+	mu        sync.Mutex
+	files     []string
 }
 
 func (o *outputs) start(t *testing.T, ctx context.Context, target javaadmin.Target, token, url, user, pass string) *javaadmin.Admin {
@@ -285,7 +383,7 @@ func (o *outputs) start(t *testing.T, ctx context.Context, target javaadmin.Targ
 	o.files = append(o.files, name)
 	o.mu.Unlock()
 	a, err := javaadmin.Start(ctx, target, javaadmin.Settings{DatasourceURL: url, User: user, Password: pass,
-		AccessToken: token, WorkDir: work}, f, 2*time.Minute)
+		AccessToken: token, WorkDir: work, ReadyPath: o.readyPath}, f, 2*time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/conformance/cluster"
 	"github.com/xxl-admin-go/xxl-admin-go/conformance/javaadmin"
 	"github.com/xxl-admin-go/xxl-admin-go/conformance/mailbox"
@@ -41,8 +42,34 @@ const (
 	javaReady     = 120 * time.Second
 	oursReady     = 30 * time.Second
 	handoverLimit = 40 * time.Second
-	// javaScheduler is the logger whose debug lines name every ring push.
-	javaScheduler = "com.xxl.job.admin.core.thread.JobScheduleHelper"
+)
+
+// generation is the Java admin release a mixed cluster runs with, and how
+// both admins and the executor are set up for it; the cluster, the kills
+// and every check are the same.
+type generation struct {
+	name    string
+	require func(testing.TB) string // the jar, or a [suite-off] skip
+	// create is the schema the database is created as: our admin behaves
+	// as the generation the database holds.
+	create schema.Generation
+	// contextPath is where both admins serve: the executors' admin
+	// address is the base URL with it (3.4.1 on: without one).
+	contextPath string
+	readyPath   string // "" for javaadmin's 2.4.2 default
+	// scheduler is the Java logger whose debug lines name every ring push.
+	scheduler string
+	// executorOK is the fake executor's success body.
+	executorOK string
+}
+
+var (
+	gen242 = generation{name: "2.4.2", require: javaadmin.Require, create: schema.Gen2,
+		contextPath: javaadmin.ContextPath, scheduler: "com.xxl.job.admin.core.thread.JobScheduleHelper",
+		executorOK: cluster.Success242}
+	gen342 = generation{name: "3.4.2", require: javaadmin.Require342, create: schema.Gen3,
+		readyPath: javaadmin.ReadyPath342, scheduler: "com.xxl.job.admin.business.scheduler.thread.JobScheduleHelper",
+		executorOK: cluster.Success342}
 )
 
 // TestMixedCluster runs the Java admin 2.4.2 and ours on one MariaDB
@@ -59,8 +86,18 @@ const (
 //   - child jobs, retries and alarms across the two admins: each parent
 //     success fires one child, each failed log gets one retry and one alarm
 //     mail, whichever admin took the callback or the failed row.
-func TestMixedCluster(t *testing.T) {
-	jar := javaadmin.Require(t)
+func TestMixedCluster(t *testing.T) { mixedCluster(t, gen242) }
+
+// TestMixedCluster342 is TestMixedCluster with the Java admin 3.4.2 on a
+// 3.x database (its tables, created by ours as spec/schema-3.4.2.sql
+// makes them), both admins at the root context path, the executor
+// answering as a 3.4.2 executor. The same checks hold: 3.4.2 also takes
+// schedule_lock with SELECT … FOR UPDATE, batches its trigger_next_time
+// updates inside that transaction and looks two ring slots back.
+func TestMixedCluster342(t *testing.T) { mixedCluster(t, gen342) }
+
+func mixedCluster(t *testing.T, g generation) {
+	jar := g.require(t)
 	url, user, pass := storetest.MySQLURLZone(t, javaadmin.Zone)
 	url += "&useUnicode=true&characterEncoding=UTF-8"
 	cluster.Exclusive(t)
@@ -80,12 +117,12 @@ func TestMixedCluster(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, err := cluster.OpenDB(ctx, url, user, pass)
+	db, err := cluster.OpenDBAs(ctx, url, user, pass, g.create)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(db.Close)
-	exec := cluster.StartExecutor()
+	exec := cluster.StartExecutorAnswering(g.executorOK)
 	t.Cleanup(exec.Close)
 	mail, err := mailbox.Start()
 	if err != nil {
@@ -104,8 +141,13 @@ func TestMixedCluster(t *testing.T) {
 	exec.SetMode(x.retryRun, cluster.RunFail)
 	exec.SetMode(x.retryCallback, cluster.CallbackFail)
 
-	m := &mix{t: t, ctx: ctx, dir: dir, loc: loc, mail: mail.Args(), jar: jar, bin: bin, url: url, user: user, pass: pass}
+	m := &mix{t: t, ctx: ctx, gen: g, dir: dir, loc: loc, mail: mail.Args(), jar: jar, bin: bin, url: url, user: user, pass: pass}
 	t.Cleanup(m.killAll)
+	t.Cleanup(func() {
+		if t.Failed() {
+			m.dumpLogs()
+		}
+	})
 	ours1 := m.start("ours", 1, oursReady)
 	first := time.Now().Truncate(time.Second).Add(startMargin)
 	if err := arm(ctx, db, group, x, first); err != nil {
@@ -213,7 +255,7 @@ func TestMixedCluster(t *testing.T) {
 	}
 	logRes := analyzeLogs(only(logFires, every), every, 1, first, last, windows, misfired)
 	logEven := analyzeLogs(only(logFires, x.evenSeconds), x.evenSeconds, 2, even, last, windows, misfired)
-	t.Logf("mixed run: first %s, last %s, %d jobs on the plan\n%s", clock(first), clock(last), len(every)+len(x.evenSeconds),
+	t.Logf("mixed run with java %s: first %s, last %s, %d jobs on the plan\n%s", g.name, clock(first), clock(last), len(every)+len(x.evenSeconds),
 		table(res, resEven, logRes, logEven, len(logFires)))
 	t.Logf("fires per admin and phase: %s", m.turns(fires, []span{
 		{"both (1)", first, kill1.at}, {"ours alone", kill1.at, m.readyAt(java2)}, {"both (2)", m.readyAt(java2), kill2.at},
@@ -251,9 +293,6 @@ func TestMixedCluster(t *testing.T) {
 			}
 		}
 	}
-	if t.Failed() {
-		m.dumpLogs()
-	}
 }
 
 // dump writes the fires and the Java pushes as tab-separated files.
@@ -285,6 +324,7 @@ func dump(dir string, fires []cluster.Fire, pushes map[string][]Push) error {
 type mix struct {
 	t               *testing.T
 	ctx             context.Context
+	gen             generation
 	dir             string
 	loc             *time.Location
 	mail            []string
@@ -297,6 +337,7 @@ type mix struct {
 // node is one admin instance; its token names it in every fire.
 type node struct {
 	kind, token string
+	contextPath string
 	admin       *javaadmin.Admin
 	pushes      *PushLog // Java only
 	logFile     string
@@ -304,12 +345,12 @@ type node struct {
 }
 
 func (n *node) endpoint() cluster.Endpoint {
-	return cluster.Endpoint{URL: n.admin.URL(), Token: n.token}
+	return cluster.Endpoint{URL: n.admin.BaseURL + n.contextPath, Token: n.token}
 }
 
 func (m *mix) start(kind string, nth int, ready time.Duration) *node {
 	m.t.Helper()
-	n := &node{kind: kind, token: fmt.Sprintf("%s-%d", kind, nth)}
+	n := &node{kind: kind, token: fmt.Sprintf("%s-%d", kind, nth), contextPath: m.gen.contextPath}
 	work := filepath.Join(m.dir, n.token)
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		m.t.Fatal(err)
@@ -323,12 +364,12 @@ func (m *mix) start(kind string, nth int, ready time.Duration) *node {
 	var target javaadmin.Target = javaadmin.Ours{Bin: m.bin}
 	var out io.Writer = f
 	if kind == "java" {
-		target = javaadmin.Java{Jar: m.jar, DebugLoggers: []string{javaScheduler}}
+		target = javaadmin.Java{Jar: m.jar, DebugLoggers: []string{m.gen.scheduler}}
 		n.pushes = NewPushLog(f, m.loc)
 		out = n.pushes
 	}
 	a, err := javaadmin.Start(m.ctx, target, javaadmin.Settings{DatasourceURL: m.url, User: m.user, Password: m.pass,
-		AccessToken: n.token, Mail: m.mail, WorkDir: work}, out, ready)
+		AccessToken: n.token, Mail: m.mail, WorkDir: work, ReadyPath: m.gen.readyPath}, out, ready)
 	if err != nil {
 		m.t.Fatalf("%v\n%s", err, tail(n.logFile, 40))
 	}

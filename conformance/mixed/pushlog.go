@@ -14,17 +14,20 @@ import (
 
 // Push is one job pushed into the Java admin's time ring, read from its
 // debug log (JobScheduleHelper.pushTimeRing logs every push with the ring
-// second and the slot's list, the new id last).
+// second and the slot's list, the new id last; 2.4.2 and 3.4.2 alike).
 type Push struct {
 	JobID  int
 	Second int64     // the planned epoch second the ring slot stands for
 	At     time.Time // when it was pushed
 }
 
-const (
-	pushMarker    = "schedule push time-ring : "
-	misfireMarker = "schedule misfire, jobId = "
-)
+// pushMarker starts a ring push line of both Java admins.
+const pushMarker = "schedule push time-ring : "
+
+// misfireMarkers start a misfire line: 2.4.2's JobScheduleHelper, 3.4.2's
+// MisfireDoNothing and MisfireFireOnceNow handlers.
+var misfireMarkers = []string{"schedule misfire, jobId = ", "schedule MisfireDoNothing: jobId = ",
+	"schedule MisfireFireOnceNow: jobId = "}
 
 // PushLog is an io.Writer for the Java admin's output that keeps its ring
 // pushes and passes everything on to out.
@@ -67,12 +70,14 @@ func (p *PushLog) line(s string) {
 	if len(s) < 23 {
 		return
 	}
-	if _, rest, ok := strings.Cut(s, misfireMarker); ok {
-		at, err := time.ParseInLocation("2006-01-02 15:04:05.000", s[:23], p.loc)
-		if id, err2 := strconv.Atoi(strings.TrimSpace(rest)); err == nil && err2 == nil {
-			p.misfires = append(p.misfires, cluster.Misfire{JobID: id, At: at})
+	for _, marker := range misfireMarkers {
+		if _, rest, ok := strings.Cut(s, marker); ok {
+			at, err := time.ParseInLocation("2006-01-02 15:04:05.000", s[:23], p.loc)
+			if id, err2 := strconv.Atoi(strings.TrimSpace(rest)); err == nil && err2 == nil {
+				p.misfires = append(p.misfires, cluster.Misfire{JobID: id, At: at})
+			}
+			return
 		}
-		return
 	}
 	_, rest, ok := strings.Cut(s, pushMarker)
 	if !ok {

@@ -73,6 +73,14 @@ func TestMisfires(t *testing.T) {
 	if got := p.Misfires(); len(got) != 1 || got[0].JobID != 12 || !got[0].At.Equal(at) {
 		t.Fatalf("java misfires %+v", got)
 	}
+	// 3.4.2 logs a misfire in its strategy's handler.
+	line342 := "2026-11-25 08:36:40.002 WARN  [xxl-job, admin JobScheduleHelper#scheduleThread] c.x.j.a.b.s.m.s.MisfireDoNothing - >>>>>>>>>>> xxl-job, schedule MisfireDoNothing: jobId = 13\n"
+	if _, err := p.Write([]byte(line342)); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Misfires(); len(got) != 2 || got[1].JobID != 13 || !got[1].At.Equal(at.Add(1001*time.Millisecond)) {
+		t.Fatalf("java 3.4.2 misfires %+v", got)
+	}
 	ours := cluster.OurMisfires([]byte(`{"level":"warn","component":"schedule","jobId":286,"plannedMs":1795566987363,"misfireStrategy":"DO_NOTHING","time":"2026-11-25T08:36:39+08:00","message":"schedule misfire"}` + "\n{}\n"))
 	if len(ours) != 1 || ours[0].JobID != 286 || !ours[0].At.Equal(at.Truncate(time.Second)) {
 		t.Fatalf("our misfires %+v", ours)

@@ -1,10 +1,14 @@
 // Command benchcompare runs the scheduler benchmark (scripts/benchsched)
-// against the real Java admin and ours, alternating on one MariaDB — Java,
-// ours, Java, ours — at each job count, and writes a side-by-side table to
-// bench/out/compare.md (and every run's JSON beside it). Without java on
-// PATH or without the jar, only ours runs and the table says so.
+// against the real Java admins and ours, alternating on one MariaDB — Java,
+// ours, Java, ours — at each job count and for each Java generation of
+// -java: 242 runs the 2.4.2 jar and ours on a 2.x database, 342 the 3.4.2
+// jar and ours on a 3.x database (where ours behaves as 3.4.2: the root
+// context path, schedule updates batched as 3.4.2 batches them). It writes
+// a side-by-side table to bench/out/compare.md (and every run's JSON
+// beside it). Without java on PATH or without a jar, only ours runs for
+// that generation and the table says so.
 //
-//	go run ./scripts/benchcompare [-jobs 1000,2000,4000,8000] [-rounds 2] [-seconds 60] [-warmup 10s]
+//	go run ./scripts/benchcompare [-jobs 1000,2000,4000,8000] [-java 242,342] [-rounds 2] [-seconds 60] [-warmup 10s]
 package main
 
 import (
@@ -37,6 +41,7 @@ func main() {
 // result is the part of a benchsched report the table shows.
 type result struct {
 	Admin          string  `json:"admin"`
+	Schema         string  `json:"schema"`
 	Jobs           int     `json:"jobs"`
 	Seconds        int     `json:"seconds"`
 	TriggersPerSec float64 `json:"triggers_per_s"`
@@ -72,7 +77,9 @@ func run() error {
 	rounds := flag.Int("rounds", 2, "runs per admin and job count, alternating Java and ours")
 	seconds := flag.Int("seconds", 60, "measured seconds per run")
 	warmUp := flag.Duration("warmup", 10*time.Second, "fired but not measured")
-	jar := flag.String("jar", "../shared/reference/xxl-job-admin-2.4.2.jar", "the Java admin jar")
+	jar := flag.String("jar", "../shared/reference/xxl-job-admin-2.4.2.jar", "the Java admin 2.4.2 jar")
+	jar342 := flag.String("jar342", "../shared/reference/xxl-job-admin-3.4.2.jar", "the Java admin 3.4.2 jar")
+	javaGens := flag.String("java", "242,342", "the Java generations to compare with: 242 and/or 342")
 	bin := flag.String("bin", "bin/xxl-admin-go", "our admin binary")
 	out := flag.String("out", "bench/out", "directory for compare.md and the runs' JSON")
 	flag.Parse()
@@ -92,18 +99,32 @@ func run() error {
 	if b, err := exec.CommandContext(ctx, "go", "build", "-o", sched, "./scripts/benchsched").CombinedOutput(); err != nil {
 		return fmt.Errorf("build benchsched: %v\n%s", err, b)
 	}
-	admins := []string{"ours"}
-	javaNote := ""
-	if _, err := exec.LookPath("java"); err != nil {
-		javaNote = "java is not on PATH: the Java admin was not run."
-	} else if _, err := os.Stat(*jar); err != nil {
-		javaNote = "the Java admin jar " + *jar + " is missing: it was not run."
-	} else {
-		admins = []string{"java", "ours"}
+	var gens []generation
+	var notes []string
+	for _, g := range strings.Split(*javaGens, ",") {
+		gen, ok := generations[strings.TrimSpace(g)]
+		if !ok {
+			return fmt.Errorf("-java: %q is not 242 or 342", g)
+		}
+		gen.jar = *jar
+		if gen.name == "3.4.2" {
+			gen.jar = *jar342
+		}
+		gen.runs = []invocation{{admin: gen.javaAdmin, label: "java " + gen.name}, {admin: "ours", label: "ours (" + gen.schema + " db)"}}
+		note := ""
+		if _, err := exec.LookPath("java"); err != nil {
+			note = "java is not on PATH: the Java admin " + gen.name + " was not run."
+		} else if _, err := os.Stat(gen.jar); err != nil {
+			note = "the Java admin jar " + gen.jar + " is missing: it was not run."
+		}
+		if note != "" {
+			fmt.Fprintln(os.Stderr, "benchcompare:", note)
+			notes = append(notes, note)
+			gen.runs = gen.runs[1:]
+		}
+		gens = append(gens, gen)
 	}
-	if javaNote != "" {
-		fmt.Fprintln(os.Stderr, "benchcompare:", javaNote)
-	}
+	javaNote := strings.Join(notes, " ")
 
 	var results []result
 	for _, s := range strings.Split(*jobs, ",") {
@@ -111,32 +132,36 @@ func run() error {
 		if err != nil || n <= 0 {
 			return fmt.Errorf("-jobs: %q is not a positive count", s)
 		}
-		for r := 1; r <= *rounds; r++ {
-			for _, admin := range admins {
-				tag := "-r" + strconv.Itoa(r)
-				args := []string{"-admin", admin, "-jobs", strconv.Itoa(n), "-seconds", strconv.Itoa(*seconds),
-					"-warmup", warmUp.String(), "-out", runs, "-tag", tag, "-jar", *jar, "-bin", *bin}
-				busy, waited, err := settle(ctx)
-				if err != nil {
-					return fmt.Errorf("wait for a quiet machine: %w", err)
+		for _, gen := range gens {
+			for r := 1; r <= *rounds; r++ {
+				for _, ru := range gen.runs {
+					tag := "-r" + strconv.Itoa(r)
+					args := []string{"-admin", ru.admin, "-schema", gen.schema, "-jobs", strconv.Itoa(n),
+						"-seconds", strconv.Itoa(*seconds), "-warmup", warmUp.String(), "-out", runs, "-tag", tag,
+						"-jar", gen.jar, "-bin", *bin}
+					busy, waited, err := settle(ctx)
+					if err != nil {
+						return fmt.Errorf("wait for a quiet machine: %w", err)
+					}
+					fmt.Fprintf(os.Stderr, "benchcompare: %s, %d jobs, round %d (machine %.0f%% busy after %s of settling)\n",
+						ru.label, n, r, busy*100, waited.Round(time.Second))
+					cmd := exec.CommandContext(ctx, sched, args...)
+					cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+					if err := cmd.Run(); err != nil {
+						return fmt.Errorf("%s, %d jobs, round %d: %w", ru.label, n, r, err)
+					}
+					b, err := os.ReadFile(filepath.Join(runs, fmt.Sprintf("sched-%s-%d%s.json", fileLabel(ru.admin, gen.schema), n, tag)))
+					if err != nil {
+						return err
+					}
+					var res result
+					if err := json.Unmarshal(b, &res); err != nil {
+						return err
+					}
+					res.Admin = ru.label
+					res.BusyBefore, res.Settled = busy, waited
+					results = append(results, res)
 				}
-				fmt.Fprintf(os.Stderr, "benchcompare: %s, %d jobs, round %d (machine %.0f%% busy after %s of settling)\n",
-					admin, n, r, busy*100, waited.Round(time.Second))
-				cmd := exec.CommandContext(ctx, sched, args...)
-				cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-				if err := cmd.Run(); err != nil {
-					return fmt.Errorf("%s, %d jobs, round %d: %w", admin, n, r, err)
-				}
-				b, err := os.ReadFile(filepath.Join(runs, fmt.Sprintf("sched-%s-%d%s.json", admin, n, tag)))
-				if err != nil {
-					return err
-				}
-				var res result
-				if err := json.Unmarshal(b, &res); err != nil {
-					return err
-				}
-				res.BusyBefore, res.Settled = busy, waited
-				results = append(results, res)
 			}
 		}
 	}
@@ -153,9 +178,12 @@ func run() error {
 // table renders the results with the machine they came from.
 func table(ctx context.Context, results []result, note string) []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "# Scheduler throughput: the Java admin 2.4.2 and ours, side by side\n\n")
+	fmt.Fprintf(&b, "# Scheduler throughput: the Java admins and ours, side by side\n\n")
 	fmt.Fprintf(&b, "`make bench-compare`, %s. N jobs at FIX_RATE 1 s, all due on the same whole seconds, one admin, "+
-		"a fake executor in the harness's process, MariaDB on the same box; runs alternate Java, ours, Java, ours.\n\n",
+		"a fake executor in the harness's process, MariaDB on the same box; runs alternate Java, ours, Java, ours. "+
+		"Each Java generation runs on its own tables: 2.4.2 on a 2.x database, 3.4.2 on a 3.x one (its tables), "+
+		"and ours beside it on the same kind of database, where it behaves as that generation (on 3.x: the root "+
+		"context path, trigger_next_time updates batched per round as 3.4.2's xxl.job.schedule.batchsize does).\n\n",
 		time.Now().UTC().Format("2006-01-02 15:04 MST"))
 	fmt.Fprintf(&b, "Machine: %s\n\n", machine(ctx))
 	if note != "" {
@@ -240,4 +268,29 @@ func machine(ctx context.Context) string {
 	}
 	return fmt.Sprintf("%s, %d cores, %s, Linux %s; %s; %s; %s", cpu, runtime.NumCPU(), mem, first("uname", "-r"),
 		server, first("java", "-version"), runtime.Version())
+}
+
+// generation is one Java admin release to compare with, and the runs of
+// each round: its jar, then ours, on a database of its generation.
+type generation struct {
+	name, schema, javaAdmin string // "2.4.2", "2.4", "java"
+	jar                     string
+	runs                    []invocation
+}
+
+// invocation is one benchsched run of a round.
+type invocation struct{ admin, label string }
+
+// generations are the -java values.
+var generations = map[string]generation{
+	"242": {name: "2.4.2", schema: "2.4", javaAdmin: "java"},
+	"342": {name: "3.4.2", schema: "3.4", javaAdmin: "java342"},
+}
+
+// fileLabel is the name benchsched gives a run's JSON (its options.label).
+func fileLabel(admin, schema string) string {
+	if admin == "ours" && schema == "3.4" {
+		return "ours342"
+	}
+	return admin
 }

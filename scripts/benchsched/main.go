@@ -8,12 +8,16 @@
 // answer meanwhile, and how many log lines it writes. Results go to
 // bench/out/sched-<admin>-<N>.json.
 //
-//	go run ./scripts/benchsched [-jobs 1000,8000] [-seconds 60] [-warmup 10s] [-admin ours|java] [-db mysql|sqlite]
+//	go run ./scripts/benchsched [-jobs 1000,8000] [-seconds 60] [-warmup 10s] [-admin ours|java|java342] [-schema 2.4|3.4] [-db mysql|sqlite]
 //
 // MariaDB comes from XXL_TEST_MYSQL_DSN (a go-sql-driver DSN without
 // database); each run gets a database of its own, dropped afterwards.
 // -admin java runs the real Java admin (-jar, default
-// ../shared/reference/xxl-job-admin-2.4.2.jar) instead of ours.
+// ../shared/reference/xxl-job-admin-2.4.2.jar) instead of ours; -admin
+// java342 the 3.4.2 jar (default ../shared/reference/xxl-job-admin-3.4.2.jar)
+// on a database created with the 3.4.2 tables (-schema 3.4, implied).
+// -schema 3.4 runs ours on such a database too: it then behaves as 3.4.2
+// (root context path, batched schedule updates).
 // -inprocess runs our admin inside this process (app.Run), so that
 // -cpuprofile can profile it; the executor's CPU is then included.
 package main
@@ -35,8 +39,12 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/conformance/cluster"
 )
 
-// defaultJar is the reference Java admin, beside the repository.
-const defaultJar = "../shared/reference/xxl-job-admin-2.4.2.jar"
+// defaultJar and defaultJar342 are the reference Java admins, beside the
+// repository.
+const (
+	defaultJar    = "../shared/reference/xxl-job-admin-2.4.2.jar"
+	defaultJar342 = "../shared/reference/xxl-job-admin-3.4.2.jar"
+)
 
 func main() {
 	if err := run(); err != nil {
@@ -48,8 +56,9 @@ func main() {
 func run() error {
 	var o options
 	jobs := flag.String("jobs", "1000,2000,4000,8000", "comma-separated job counts, one run each")
-	flag.StringVar(&o.admin, "admin", "ours", "ours or java (the reference jar)")
-	flag.StringVar(&o.jar, "jar", defaultJar, "the Java admin jar, for -admin java")
+	flag.StringVar(&o.admin, "admin", "ours", "ours, java (the 2.4.2 reference jar) or java342 (the 3.4.2 one)")
+	flag.StringVar(&o.jar, "jar", "", "the Java admin jar (default: the reference jar of -admin)")
+	flag.StringVar(&o.schema, "schema", "2.4", "the database's generation: 2.4 or 3.4 (java342 implies 3.4)")
 	flag.IntVar(&o.seconds, "seconds", 60, "measured seconds per run, after the warm-up")
 	flag.DurationVar(&o.warmUp, "warmup", 10*time.Second, "fired but not measured, from the first fire")
 	flag.StringVar(&o.db, "db", "mysql", "mysql (XXL_TEST_MYSQL_DSN) or sqlite")
@@ -68,12 +77,27 @@ func run() error {
 		return errors.New("-cpuprofile needs -inprocess")
 	case o.db != "mysql" && o.db != "sqlite":
 		return fmt.Errorf("-db %q: want mysql or sqlite", o.db)
-	case o.admin != "ours" && o.admin != "java":
-		return fmt.Errorf("-admin %q: want ours or java", o.admin)
-	case o.admin == "java" && o.inProcess:
+	case o.admin != "ours" && !o.java():
+		return fmt.Errorf("-admin %q: want ours, java or java342", o.admin)
+	case o.java() && o.inProcess:
 		return errors.New("-inprocess runs our admin only")
-	case o.admin == "java" && o.db != "mysql":
+	case o.java() && o.db != "mysql":
 		return errors.New("the Java admin needs MySQL/MariaDB")
+	case o.schema != "2.4" && o.schema != "3.4":
+		return fmt.Errorf("-schema %q: want 2.4 or 3.4", o.schema)
+	case o.admin == "java342" && o.schema != "3.4" && schemaSet(flag.CommandLine):
+		return errors.New("-admin java342 runs on a 3.4 database (-schema 3.4)")
+	case o.admin == "java" && o.schema == "3.4":
+		return errors.New("-admin java (2.4.2) needs a 2.4 database; use -admin java342")
+	}
+	if o.admin == "java342" {
+		o.schema = "3.4"
+	}
+	if o.jar == "" {
+		o.jar = defaultJar
+		if o.admin == "java342" {
+			o.jar = defaultJar342
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -90,7 +114,7 @@ func run() error {
 		defer os.RemoveAll(tmp)
 	}
 	o.tmp = tmp
-	if o.admin == "java" {
+	if o.java() {
 		if o.jar, err = filepath.Abs(o.jar); err != nil {
 			return err
 		}
@@ -114,14 +138,21 @@ func run() error {
 		}
 		rep, err := measure(ctx, o, n)
 		if err != nil {
-			return fmt.Errorf("%s, %d jobs: %w", o.admin, n, err)
+			return fmt.Errorf("%s, %d jobs: %w", o.label(), n, err)
 		}
 		b, _ := json.MarshalIndent(rep, "", "  ")
 		fmt.Println(string(b))
-		name := fmt.Sprintf("sched-%s-%d%s.json", o.admin, n, o.tag)
+		name := fmt.Sprintf("sched-%s-%d%s.json", o.label(), n, o.tag)
 		if err := os.WriteFile(filepath.Join(o.out, name), append(b, '\n'), 0o644); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// schemaSet tells whether -schema was given on the command line.
+func schemaSet(fs *flag.FlagSet) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "schema" })
+	return set
 }

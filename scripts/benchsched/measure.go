@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/conformance/cluster"
 	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/procstat"
 )
@@ -27,7 +28,8 @@ const (
 
 // report is bench/out/sched-<admin>-<N>.json.
 type report struct {
-	Admin          string   `json:"admin"` // ours or java
+	Admin          string   `json:"admin"`  // ours, java or java342
+	Schema         string   `json:"schema"` // the database's generation: 2.4 or 3.4
 	Jobs           int      `json:"jobs"`
 	Seconds        int      `json:"seconds"`        // measured, after the warm-up
 	WarmUpSeconds  int      `json:"warmup_seconds"` // fired but not measured
@@ -82,13 +84,13 @@ type report struct {
 }
 
 func measure(ctx context.Context, o options, n int) (*report, error) {
-	rep := &report{Admin: o.admin, Jobs: n, Seconds: o.seconds, WarmUpSeconds: int(o.warmUp.Seconds()), DB: o.db,
+	rep := &report{Admin: o.admin, Schema: o.schema, Jobs: n, Seconds: o.seconds, WarmUpSeconds: int(o.warmUp.Seconds()), DB: o.db,
 		Mode: "process", AdminArgs: o.extra, CPUs: runtime.NumCPU(), Started: time.Now().UTC().Format(time.RFC3339)}
 	if o.inProcess {
 		rep.Mode = "inprocess"
 		rep.Note = "CPU, RSS include the fake executor and the harness"
 	}
-	dir := filepath.Join(o.tmp, o.admin+"-"+strconv.Itoa(n)+o.tag)
+	dir := filepath.Join(o.tmp, o.label()+"-"+strconv.Itoa(n)+o.tag)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -97,7 +99,11 @@ func measure(ctx context.Context, o options, n int) (*report, error) {
 		return nil, err
 	}
 	defer d.drop()
-	db, err := cluster.OpenDB(ctx, d.url, d.user, d.pass)
+	gen := schema.Gen2
+	if o.gen3() {
+		gen = schema.Gen3
+	}
+	db, err := cluster.OpenDBAs(ctx, d.url, d.user, d.pass, gen)
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +154,7 @@ func measure(ctx context.Context, o options, n int) (*report, error) {
 		return nil, err
 	}
 	fmt.Fprintf(os.Stderr, "benchsched: %s, %d jobs, admin pid %d, first fire %s, log %s\n",
-		o.admin, n, adm.pid(), first.UTC().Format("15:04:05"), logPath)
+		o.label(), n, adm.pid(), first.UTC().Format("15:04:05"), logPath)
 
 	from := first.Add(o.warmUp)
 	last := from.Add(time.Duration(o.seconds-1) * time.Second)

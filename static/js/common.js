@@ -7,8 +7,8 @@
  *   JSON body); an HTML answer means the session is gone, so it goes to the
  *   login page;
  * - dialogs (Bootstrap modals): XJ.alert, XJ.confirm, XJ.toast;
- * - text helpers: XJ.esc, XJ.text, XJ.triggerMsg (the only HTML the console
- *   shows from data, through a whitelist), XJ.decodeLog, XJ.time;
+ * - text helpers: XJ.esc, XJ.text, XJ.triggerMsg and XJ.logContent (the only
+ *   HTML the console shows from data, through whitelists), XJ.decodeLog, XJ.time;
  * - the frame: sidebar cookie, logout, change password.
  *
  * User data is always put into the page as text; no function here builds
@@ -45,11 +45,48 @@
     gen3: body.getAttribute('data-gen') === '3'
   };
 
-  // The endpoints and texts that differ between the two consoles.
+  // The endpoints and texts that differ between the two consoles. The
+  // job list's export and import are ours; on 3.x they are under a prefix
+  // no xxl-job controller has (compat/console/routes34.go).
   XJ.paths = XJ.gen3
-    ? { login: '/auth/login', logout: '/auth/logout', updatePwd: '/auth/updatePwd' }
-    : { login: '/toLogin', logout: '/logout', updatePwd: '/user/updatePwd' };
-  var lengthLimitKey = XJ.gen3 ? 'system_length_limit' : 'system_lengh_limit';
+    ? {
+        login: '/auth/login', logout: '/auth/logout', updatePwd: '/auth/updatePwd',
+        jobAdd: '/jobinfo/insert', jobStart: '/jobinfo/start', jobStop: '/jobinfo/stop', jobRemove: '/jobinfo/delete',
+        jobExport: '/xxl-admin-go/jobinfo/export', jobImport: '/xxl-admin-go/jobinfo/import'
+      }
+    : {
+        login: '/toLogin', logout: '/logout', updatePwd: '/user/updatePwd',
+        jobAdd: '/jobinfo/add', jobStart: '/jobinfo/start', jobStop: '/jobinfo/stop', jobRemove: '/jobinfo/remove',
+        jobExport: '/jobinfo/export', jobImport: '/jobinfo/import'
+      };
+
+  /**
+   * jobRef is the parameter that names one job to start, stop or delete:
+   * id=N on 2.x, ids[]=N on 3.x (whose endpoints take a list of one).
+   */
+  XJ.jobRef = function (id) {
+    return XJ.gen3 ? { ids: [id] } : { id: id };
+  };
+  // Bundle keys whose names differ: 3.4.2 fixed 2.4.2's spellings.
+  XJ.keys = XJ.gen3
+    ? { invalid: 'system_invalid', lengthLimit: 'system_length_limit' }
+    : { invalid: 'system_unvalid', lengthLimit: 'system_lengh_limit' };
+  var lengthLimitKey = XJ.keys.lengthLimit;
+
+  /**
+   * formWords are the success and failure texts of an add (editing false)
+   * or edit form: 2.4.2's bundle has them as keys, 3.4.2's joins the
+   * action and the outcome.
+   */
+  XJ.formWords = function (editing) {
+    if (XJ.gen3) {
+      var action = XJ.t(editing ? 'system_opt_edit' : 'system_opt_add');
+      return { ok: action + XJ.t('system_success'), fail: action + XJ.t('system_fail') };
+    }
+    return editing
+      ? { ok: XJ.t('system_update_suc'), fail: XJ.t('system_update_fail') }
+      : { ok: XJ.t('system_add_suc'), fail: XJ.t('system_add_fail') };
+  };
 
   /** t returns the bundle text of key (the key itself when missing). */
   XJ.t = function (key) {
@@ -110,6 +147,33 @@
    * the CSP).
    */
   XJ.triggerMsg = function (html) {
+    return whitelisted(html, ALLOWED_TAG, function (m) {
+      var span = document.createElement('span');
+      span.style.color = m[2];
+      return span;
+    });
+  };
+
+  // The 3.4.x rolling log's own markup: its admin escapes the executor's
+  // log text except the exact tags <br>, <b> and </b> (JobLogController's
+  // filter); nothing else becomes an element.
+  var LOG_TAG = /<br>|<b>|<\/b>/g;
+
+  /**
+   * logContent renders a 3.4.x rolling log chunk: <br> and <b>…</b> as
+   * elements, the rest (escaped by the server) decoded back to its text.
+   */
+  XJ.logContent = function (html) {
+    return whitelisted(html, LOG_TAG, function () {
+      return document.createElement('b');
+    });
+  };
+
+  // whitelisted tokenises s against the tag pattern re: <br…> becomes a
+  // line break, a closing tag ends the open element, any other match opens
+  // the element open(match) builds; the text between is decoded and added
+  // as text.
+  function whitelisted(html, re, open) {
     var frag = document.createDocumentFragment();
     var stack = [frag];
     var s = html === null || html === undefined ? '' : String(html);
@@ -120,10 +184,10 @@
         stack[stack.length - 1].appendChild(document.createTextNode(decodeEntities(t)));
       }
     }
-    ALLOWED_TAG.lastIndex = 0;
-    while ((m = ALLOWED_TAG.exec(s)) !== null) {
+    re.lastIndex = 0;
+    while ((m = re.exec(s)) !== null) {
       text(s.slice(last, m.index));
-      last = ALLOWED_TAG.lastIndex;
+      last = re.lastIndex;
       var tag = m[0].toLowerCase();
       if (tag.indexOf('<br') === 0) {
         stack[stack.length - 1].appendChild(document.createElement('br'));
@@ -134,15 +198,14 @@
           text(m[0]);
         }
       } else {
-        var span = document.createElement('span');
-        span.style.color = m[2];
-        stack[stack.length - 1].appendChild(span);
-        stack.push(span);
+        var el = open(m);
+        stack[stack.length - 1].appendChild(el);
+        stack.push(el);
       }
     }
     text(s.slice(last));
     return frag;
-  };
+  }
 
   /** time shows an ISO-8601 (or epoch) time in local time, yyyy-MM-dd HH:mm:ss. */
   XJ.time = function (value) {
@@ -260,7 +323,7 @@
     $m.modal(opts);
   };
 
-  function modal(title, content, buttons) {
+  function modal(title, content, buttons, cls) {
     var $m = $('<div class="modal fade xj-dialog" tabindex="-1" role="dialog" aria-hidden="true">' +
       '<div class="modal-dialog"><div class="modal-content">' +
       '<div class="modal-header"><button type="button" class="close" data-dismiss="modal" aria-hidden="true">&times;</button>' +
@@ -283,19 +346,19 @@
         $m.modal('hide');
       }).appendTo($footer);
     });
-    $m.appendTo(body);
+    $m.addClass(cls || '').appendTo(body);
     return $m;
   }
 
   /**
    * alert shows a message (text, or a DOM node/jQuery object built by the
-   * caller) and resolves when closed.
+   * caller) and resolves when closed; cls styles the dialog.
    */
-  XJ.alert = function (content, title) {
+  XJ.alert = function (content, title, cls) {
     var d = $.Deferred();
     var $m = modal(title || XJ.t('system_tips'), content, [
       { label: XJ.t('system_ok'), cls: 'btn-primary', value: true }
-    ]);
+    ], cls);
     $m.on('hidden.bs.modal', function () {
       $m.remove();
       d.resolve();
@@ -530,13 +593,19 @@
   XJ.dateRangeOptions = function (start, end) {
     var m = window.moment;
     var ranges = {};
-    ranges[XJ.t('daterangepicker_ranges_recent_hour')] = [m().subtract(1, 'hours'), m()];
-    ranges[XJ.t('daterangepicker_ranges_today')] = [m().startOf('day'), m().endOf('day')];
-    ranges[XJ.t('daterangepicker_ranges_yesterday')] = [m().subtract(1, 'days').startOf('day'), m().subtract(1, 'days').endOf('day')];
-    ranges[XJ.t('daterangepicker_ranges_this_month')] = [m().startOf('month'), m().endOf('month')];
-    ranges[XJ.t('daterangepicker_ranges_last_month')] = [m().subtract(1, 'months').startOf('month'), m().subtract(1, 'months').endOf('month')];
-    ranges[XJ.t('daterangepicker_ranges_recent_week')] = [m().subtract(1, 'weeks').startOf('day'), m().endOf('day')];
-    ranges[XJ.t('daterangepicker_ranges_recent_month')] = [m().subtract(1, 'months').startOf('day'), m().endOf('day')];
+    // the ranges the bundle names (3.4.2's has no "recent hour")
+    function range(key, from, to) {
+      if (Object.prototype.hasOwnProperty.call(texts, key)) {
+        ranges[texts[key]] = [from, to];
+      }
+    }
+    range('daterangepicker_ranges_recent_hour', m().subtract(1, 'hours'), m());
+    range('daterangepicker_ranges_today', m().startOf('day'), m().endOf('day'));
+    range('daterangepicker_ranges_yesterday', m().subtract(1, 'days').startOf('day'), m().subtract(1, 'days').endOf('day'));
+    range('daterangepicker_ranges_this_month', m().startOf('month'), m().endOf('month'));
+    range('daterangepicker_ranges_last_month', m().subtract(1, 'months').startOf('month'), m().subtract(1, 'months').endOf('month'));
+    range('daterangepicker_ranges_recent_week', m().subtract(1, 'weeks').startOf('day'), m().endOf('day'));
+    range('daterangepicker_ranges_recent_month', m().subtract(1, 'months').startOf('day'), m().endOf('day'));
     return {
       startDate: start,
       endDate: end,
@@ -565,9 +634,18 @@
   // ---------------------------------------------------------------- frame
 
   function frame() {
+    // a 3.x page shown in a tab of the frame (the error page hides its way back)
+    if (XJ.gen3 && window.parent !== window) {
+      $(body).addClass('xj-in-tab');
+    }
+
     // The sidebar state survives reloads: the server reads this cookie and
     // renders the page collapsed (off) or expanded (on).
+    // (The 3.x frame keeps it in localStorage instead: v3/js/frame.js.)
     $(document).on('collapsed.pushMenu expanded.pushMenu', function (e) {
+      if (XJ.gen3) {
+        return;
+      }
       var state = e.type === 'collapsed' ? 'off' : 'on';
       document.cookie = 'xxljob_adminlte_settings=' + state + '; path=/; max-age=31536000; SameSite=Lax';
     });

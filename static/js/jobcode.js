@@ -2,7 +2,8 @@
  * GLUE IDE (console.md §6 /jobcode): the job's source in CodeMirror with the
  * mode of its GLUE type, saving a new version (POST /jobcode/save {id,
  * glueSource, glueRemark}, remark 4..100) and loading an older version
- * into the editor ("Version Backtrack").
+ * into the editor ("Version Backtrack"). Both consoles use it; on 3.x the
+ * versions show the time each was added and GLUE_PYTHON2 has a mode.
  */
 (function (window, $, XJ) {
   'use strict';
@@ -11,6 +12,7 @@
     GLUE_GROOVY: 'text/x-java',
     GLUE_SHELL: 'text/x-sh',
     GLUE_PYTHON: 'text/x-python',
+    GLUE_PYTHON2: 'text/x-python',
     GLUE_PHP: 'text/x-php',
     GLUE_NODEJS: 'text/javascript',
     GLUE_POWERSHELL: 'powershell'
@@ -44,7 +46,8 @@
       e.preventDefault();
       window.close();
       // a tab the browser will not let a script close: go back to the jobs
-      window.setTimeout(function () { window.location.href = XJ.url('/jobinfo'); }, 200);
+      // (on 3.x the frame, whose tabs hold the job list)
+      window.setTimeout(function () { window.location.href = XJ.url(XJ.gen3 ? '/' : '/jobinfo'); }, 200);
     });
 
     var $modal = $('#xj-remark-modal');
@@ -65,9 +68,10 @@
         }).done(function (answer) {
           if (XJ.ok(answer)) {
             $modal.modal('hide');
-            XJ.alert(XJ.t('system_update_suc')).done(function () { window.location.reload(); });
+            XJ.alert(XJ.gen3 ? XJ.t('system_save') + XJ.t('system_success') : XJ.t('system_update_suc'))
+              .done(function () { window.location.reload(); });
           } else {
-            XJ.alert((answer && answer.msg) || XJ.t('system_update_fail'));
+            XJ.alert((answer && answer.msg) || (XJ.gen3 ? XJ.t('system_save') + XJ.t('system_fail') : XJ.t('system_update_fail')));
           }
         }).fail(function (message) { XJ.alert(message); });
       }

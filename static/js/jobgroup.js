@@ -1,7 +1,8 @@
 /*
  * Executor groups (console.md §4, admins only): list over POST
  * /jobgroup/pageList {appname, title, start, length}, add/edit
- * (/jobgroup/save, /jobgroup/update), remove, registered addresses.
+ * (/jobgroup/save, /jobgroup/update: jobgroup-form.js), remove, registered
+ * addresses.
  */
 (function (window, $, XJ) {
   'use strict';
@@ -75,92 +76,12 @@
       });
     });
 
-    // add / edit
-    var $modal = $('#xj-group-modal');
-    var $form = $modal.find('form');
-    var field = function (name) { return $form.find('[name=' + name + ']'); };
-    var editing = false;
-
-    function applyAddressType() {
-      var manual = $form.find('[name=addressType]:checked').val() === '1';
-      field('addressList').prop('readonly', !manual);
-      $form.find('.xj-address-required').toggle(manual);
-    }
-    $form.find('[name=addressType]').on('change', applyAddressType);
-
-    $.validator.addMethod('xjAppname', function (value, element) {
-      return this.optional(element) || /^[a-z][a-zA-Z0-9-]*$/.test(value);
-    });
-
-    var validator = $form.validate($.extend({}, XJ.validatorDefaults, {
-      rules: {
-        appname: { required: true, rangelength: [4, 64], xjAppname: true },
-        title: { required: true, rangelength: [4, 12] },
-        addressList: {
-          required: { depends: function () { return $form.find('[name=addressType]:checked').val() === '1'; } }
-        }
-      },
-      messages: {
-        appname: {
-          required: XJ.t('system_please_input') + 'AppName',
-          rangelength: XJ.t('jobgroup_field_appname_length'),
-          xjAppname: XJ.t('jobgroup_field_appname_limit')
-        },
-        title: {
-          required: XJ.t('system_please_input') + XJ.t('jobgroup_field_title'),
-          rangelength: XJ.t('jobgroup_field_title_length')
-        },
-        addressList: { required: XJ.t('system_please_input') + XJ.t('jobgroup_field_registryList') }
-      },
-      errorPlacement: function (error, element) {
-        error.appendTo(element.closest('div'));
-      },
-      submitHandler: function () {
-        var data = {
-          appname: field('appname').val(),
-          title: field('title').val(),
-          addressType: $form.find('[name=addressType]:checked').val(),
-          addressList: field('addressList').val()
-        };
-        var path = '/jobgroup/save';
-        var okText = XJ.t('system_add_suc');
-        var failText = XJ.t('system_add_fail');
-        if (editing) {
-          data.id = field('id').val();
-          path = '/jobgroup/update';
-          okText = XJ.t('system_update_suc');
-          failText = XJ.t('system_update_fail');
-        }
-        XJ.post(path, data).done(function (answer) {
-          if (XJ.ok(answer)) {
-            $modal.modal('hide');
-            XJ.toast(okText);
-            reload(!editing);
-          } else {
-            XJ.alert((answer && answer.msg) || failText);
-          }
-        }).fail(function (message) { XJ.alert(message); });
-      }
-    }));
-
-    function openForm(row) {
-      editing = !!row;
-      XJ.resetForm($form, validator);
-      $modal.find('.xj-mode-add').toggle(!editing);
-      $modal.find('.xj-mode-edit').toggle(editing);
-      field('id').val(row ? row.id : '');
-      field('appname').val(row ? row.appname : '');
-      field('title').val(row ? row.title : '');
-      $form.find('[name=addressType][value=' + (row && row.addressType !== 0 ? '1' : '0') + ']').prop('checked', true);
-      field('addressList').val(row ? row.addressList || '' : '');
-      applyAddressType();
-      XJ.showModal($modal);
-    }
-
-    $('#xj-add').on('click', function () { openForm(null); });
+    // add / edit (jobgroup-form.js)
+    var form = XJ.groupForm({ reload: reload });
+    $('#xj-add').on('click', function () { form.open(null); });
     $table.on('click', '.xj-edit', function (e) {
       e.preventDefault();
-      openForm(rowOf(this));
+      form.open(rowOf(this));
     });
   });
 })(window, window.jQuery, window.XJ);

@@ -1,21 +1,24 @@
 /*
- * The job list's batch actions (new: the Java console has none): a check
- * box on every row and one for the visible page, and start, stop, run once
- * and delete for the checked jobs.
+ * The job list's batch actions (new: the Java consoles have none): start,
+ * stop, run once and delete for the selected jobs. On 2.x a check box on
+ * every row and one for the visible page select them (XJ.jobCheckboxes);
+ * on 3.x the list's own row selection does.
  *
  * There is no batch endpoint: each job is one call to the endpoint of its
- * row action (/jobinfo/start, /stop, /trigger, /remove), one after the
- * other, so the server applies its usual checks job by job. Every job gets
- * its own outcome: a refusal for one (removed meanwhile, another group's
- * job) does not stop the others. The summary is a toast when every call
- * succeeded, else a dialog naming each failed job with the server's message.
+ * single action (XJ.paths.jobStart, jobStop, jobRemove, /jobinfo/trigger),
+ * one after the other, so the server applies its usual checks job by job.
+ * Every job gets its own outcome: a refusal for one (removed meanwhile,
+ * another group's job) does not stop the others. The summary is a toast
+ * when every call succeeded, else a dialog naming each failed job with the
+ * server's message.
  *
  * It also carries the words of the batch, export and import controls, which
- * the 2.4.2 bundle does not have (as cron-builder.js does): XJ.jobWord(key,
+ * the Java bundles do not have (as cron-builder.js does): XJ.jobWord(key,
  * vars) and the .xj-word / .xj-word-label elements of the page.
  *
- * XJ.jobBatch({$table, table, reload(resetPaging), runOnce(rows)}) ->
- *   { run(label, path, rows, dataOf, reloads) }
+ * XJ.jobBatch({selected() -> rows, watch(onChange), reload(resetPaging),
+ *   runOnce(rows)}) -> { run(label, path, rows, dataOf, reloads) }
+ * XJ.jobCheckboxes($table, table) -> {selected, watch} (2.x, DataTables)
  */
 (function (window, $, XJ) {
   'use strict';
@@ -23,6 +26,7 @@
   var WORDS = {
     en: {
       selectAll: 'Select the jobs on this page', select: 'Select job {id}', selected: '{n} selected',
+      batch: 'Batch', transfer: 'Export / Import',
       confirm: '{action} the selected jobs ({n})?', done: '{action}: {n} succeeded',
       failed: '{action}: {ok} succeeded, {fail} failed', batchRun: 'Runs each of the {n} selected jobs once.',
       ownParam: 'Each job\'s own parameter',
@@ -38,6 +42,7 @@
     },
     zh_CN: {
       selectAll: '选择本页的任务', select: '选择任务 {id}', selected: '已选 {n} 个',
+      batch: '批量操作', transfer: '导入导出',
       confirm: '确定{action}所选的 {n} 个任务？', done: '{action}：{n} 个全部成功',
       failed: '{action}：{ok} 个成功，{fail} 个失败', batchRun: '所选的 {n} 个任务各执行一次。',
       ownParam: '使用各任务自己的任务参数',
@@ -53,6 +58,7 @@
     },
     zh_TC: {
       selectAll: '選擇本頁的任務', select: '選擇任務 {id}', selected: '已選 {n} 個',
+      batch: '批次操作', transfer: '匯入匯出',
       confirm: '確定{action}所選的 {n} 個任務？', done: '{action}：{n} 個全部成功',
       failed: '{action}：{ok} 個成功，{fail} 個失敗', batchRun: '所選的 {n} 個任務各執行一次。',
       ownParam: '使用各任務自己的任務參數',
@@ -117,41 +123,52 @@
     return '#' + row.id + ' ' + (row.jobDesc || '');
   }
 
-  XJ.jobBatch = function (opts) {
-    var $table = opts.$table;
-    var table = opts.table;
+  /**
+   * jobCheckboxes is the 2.x list's selection: the check box of every row
+   * (input.xj-select) and #xj-select-all for the visible page. A redraw
+   * (paging, filters, a reload) replaces the rows: nothing stays checked.
+   */
+  XJ.jobCheckboxes = function ($table, table) {
     var $all = $('#xj-select-all');
-    var $buttons = $('#xj-batch-start, #xj-batch-stop, #xj-batch-run, #xj-batch-delete');
-    var busy = false;
-
+    var listeners = [];
     function boxes() {
       return $table.find('tbody input.xj-select');
     }
-
-    /** selected returns the checked rows' data, in the list's order. */
-    function selected() {
-      var rows = [];
-      boxes().filter(':checked').each(function () {
-        rows.push(table.row($(this).closest('tr')).data());
-      });
-      return rows;
-    }
-
-    function update() {
+    function changed() {
       var n = boxes().filter(':checked').length;
       var total = boxes().length;
       $all.prop({ checked: total > 0 && n === total, indeterminate: n > 0 && n < total });
+      $.each(listeners, function (_, f) { f(); });
+    }
+    $all.on('change', function () {
+      boxes().prop('checked', this.checked);
+      changed();
+    });
+    $table.on('change', 'tbody input.xj-select', changed);
+    $table.on('draw.dt', changed);
+    return {
+      selected: function () {
+        var rows = [];
+        boxes().filter(':checked').each(function () {
+          rows.push(table.row($(this).closest('tr')).data());
+        });
+        return rows;
+      },
+      watch: function (f) { listeners.push(f); }
+    };
+  };
+
+  XJ.jobBatch = function (opts) {
+    var selected = opts.selected;
+    var $buttons = $('#xj-batch-start, #xj-batch-stop, #xj-batch-run, #xj-batch-delete');
+    var busy = false;
+
+    function update() {
+      var n = selected().length;
       $buttons.prop('disabled', busy || n === 0);
       $('#xj-selected').text(n ? XJ.jobWord('selected', { n: n }) : '');
     }
-
-    $all.on('change', function () {
-      boxes().prop('checked', this.checked);
-      update();
-    });
-    $table.on('change', 'tbody input.xj-select', update);
-    // a redraw (paging, filters, a reload) replaces the rows: nothing stays checked
-    $table.on('draw.dt', update);
+    opts.watch(update);
     update();
 
     function report(label, results) {
@@ -198,13 +215,13 @@
         $('<li></li>').text(jobName(row)).appendTo($ul);
       });
       XJ.confirm($q).done(function () {
-        run(label, path, rows, function (row) { return { id: row.id }; }, true);
+        run(label, path, rows, function (row) { return XJ.jobRef(row.id); }, true);
       });
     }
 
-    $('#xj-batch-start').on('click', function () { confirmed(XJ.t('jobinfo_opt_start'), '/jobinfo/start'); });
-    $('#xj-batch-stop').on('click', function () { confirmed(XJ.t('jobinfo_opt_stop'), '/jobinfo/stop'); });
-    $('#xj-batch-delete').on('click', function () { confirmed(XJ.t('system_opt_del'), '/jobinfo/remove'); });
+    $('#xj-batch-start').on('click', function () { confirmed(XJ.t('jobinfo_opt_start'), XJ.paths.jobStart); });
+    $('#xj-batch-stop').on('click', function () { confirmed(XJ.t('jobinfo_opt_stop'), XJ.paths.jobStop); });
+    $('#xj-batch-delete').on('click', function () { confirmed(XJ.t('system_opt_del'), XJ.paths.jobRemove); });
     $('#xj-batch-run').on('click', function () {
       var rows = selected();
       if (rows.length && !busy) {

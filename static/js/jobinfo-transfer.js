@@ -2,7 +2,7 @@
  * Export and import on the job list (new: the Java console has neither;
  * compat/console/transfer.go, docs/job-api.md, "Export and import").
  *
- * The export buttons are links to <ctx>/jobinfo/export, which the server
+ * The export buttons are links to <ctx>/jobinfo/export (3.x: XJ.paths), which the server
  * answers as a file download: the jobs of the chosen executor, or of every
  * executor the user may use. They have no download attribute, so an expired
  * session leads to the login page rather than saving it as the file. The import dialog (admins only) takes a file
@@ -46,7 +46,7 @@
     var $group = $('#xj-filter-group');
     function exportLink() {
       var g = $group.val();
-      $('#xj-export-group').attr('href', XJ.url('/jobinfo/export' + (g ? '?jobGroup=' + encodeURIComponent(g) : '')));
+      $('#xj-export-group').attr('href', XJ.url(XJ.paths.jobExport + (g ? '?jobGroup=' + encodeURIComponent(g) : '')));
     }
     $group.on('change', exportLink);
     exportLink();
@@ -129,7 +129,7 @@
       }
       busy = true;
       buttons();
-      XJ.postJSON('/jobinfo/import?mode=' + encodeURIComponent(m) + '&dryRun=' + dryRun, text).done(function (answer) {
+      XJ.postJSON(XJ.paths.jobImport + '?mode=' + encodeURIComponent(m) + '&dryRun=' + dryRun, text).done(function (answer) {
         if (!XJ.ok(answer)) {
           checked = null;
           showError((answer && answer.msg) || XJ.t('system_fail'));

@@ -6,7 +6,13 @@
  * - else a pull every 3 s (the next one after the previous answered),
  *   continuing at toLineNum + 1, until a pull brings no new lines and says
  *   end; after 21 pulls in a row without new lines it gives up.
- * Answers for another start line or with code != 200 are ignored.
+ * Answers for another start line or with code != 200 are ignored (the
+ * 3.x page shows a refusal's message in the log, as the 3.4.2 page does).
+ *
+ * On 3.x the text comes escaped except the tags <br>, <b> and </b>
+ * (XJ.logContent), the end notes are 3.4.2's ("[Rolling Log Finish]" for a
+ * finished log, "[Rolling Log End]" when the rolling ends) and a spinner
+ * (.xj-log-running) turns while it rolls.
  */
 (function (window, $, XJ) {
   'use strict';
@@ -26,16 +32,21 @@
       e.preventDefault();
       window.location.reload();
     });
+    $('#xj-log-close').on('click', function (e) { // the 3.x page's
+      e.preventDefault();
+      window.close();
+    });
 
     function stop(text, cls) {
       stopped = true;
+      $('.xj-log-running').remove();
       $status.empty().append($('<span></span>').addClass(cls).text(text));
     }
 
     function append(text) {
       var el = $console[0];
       var atBottom = window.innerHeight + window.pageYOffset >= document.body.offsetHeight - 30;
-      el.appendChild(document.createTextNode(XJ.decodeLog(text)));
+      el.appendChild(XJ.gen3 ? XJ.logContent(text) : document.createTextNode(XJ.decodeLog(text)));
       if (atBottom) {
         window.scrollTo(0, document.body.scrollHeight);
       }
@@ -48,6 +59,9 @@
       var asked = fromLine;
       XJ.post('/joblog/logDetailCat', { logId: model.logId, fromLineNum: asked }).done(function (answer) {
         var c = answer && answer.content;
+        if (XJ.gen3 && answer && !XJ.ok(answer)) {
+          $console.append($('<span class="text-red"></span>').text('[Rolling Log Error]: ' + (answer.msg || '') + '\n'));
+        }
         if (!XJ.ok(answer) || !c || c.fromLineNum !== asked) {
           d.resolve(false);
           return;
@@ -76,7 +90,7 @@
       }
       pull().done(function (end) {
         if (end) {
-          stop('[Rolling Log Finish]', 'text-green');
+          stop(XJ.gen3 ? '[Rolling Log End]' : '[Rolling Log Finish]', 'text-green');
           return;
         }
         window.setTimeout(loop, INTERVAL);
@@ -84,12 +98,13 @@
     }
 
     if (model.triggerCode !== 200 && model.handleCode === 0) {
-      stop(XJ.t('joblog_rolling_log_triggerfail'), 'text-red');
+      var fail = XJ.t('joblog_rolling_log_triggerfail');
+      stop(XJ.gen3 ? '[' + fail + ']' : fail, 'text-red');
       return;
     }
     if (model.handleCode > 0) {
       pull().done(function () {
-        stop('[Load Log Finish]', 'text-green');
+        stop(XJ.gen3 ? '[Rolling Log Finish]' : '[Load Log Finish]', 'text-green');
       });
       return;
     }
