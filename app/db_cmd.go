@@ -176,6 +176,9 @@ func runDBCheck(ctx context.Context, store *schema.Store, cfg *config.Config, w 
 	if err != nil {
 		return err
 	}
+	if res.ScheduleTimezone {
+		_, _ = fmt.Fprintln(w, "per-job time zones: xxl_job_info has the schedule_timezone column")
+	}
 	if len(res.Warnings) == 0 {
 		_, _ = fmt.Fprintln(w, "warnings: none")
 	}

@@ -84,3 +84,33 @@ func TestZonedJobJavaAdminWarning(t *testing.T) {
 		})
 	}
 }
+
+// TestDBZoneColumn: `db check` says when the database has the
+// schedule_timezone column, and `db upgrade --to 3.4` keeps it and the
+// jobs' zones on every backend (SQLite rebuilds xxl_job_info).
+func TestDBZoneColumn(t *testing.T) {
+	for _, db := range databases {
+		t.Run(db.name, func(t *testing.T) {
+			t.Parallel()
+			args := db.args(t)
+			s := storetest.WithScheduleTimezone(t, open24(t, args))
+			job := testfactory.Job(t, s, testfactory.JobOpts{Desc: "zoned", ScheduleType: "CRON", ScheduleConf: "0 0 9 * * ?",
+				Zone: "Europe/Berlin"})
+			run := func(words ...string) (int, string, string) { return runMain(t, append(words, args...)...) }
+			const line = "per-job time zones: xxl_job_info has the schedule_timezone column\n"
+			if code, out, stderr := run("db", "check"); code != 0 || !strings.Contains(out, line+"warnings: none\n") {
+				t.Fatalf("db check: %d %s\n%s", code, stderr, out)
+			}
+			if code, out, stderr := run("db", "upgrade", "--to", "3.4", "--idle=0"); code != 0 {
+				t.Fatalf("upgrade: %d %s\n%s", code, stderr, out)
+			}
+			if code, out, _ := run("db", "check"); code != 0 || !strings.Contains(out, "schema: 3.4 (the admin behaves as xxl-job-admin 3.4.2)\n"+line+"warnings: none\n") {
+				t.Errorf("db check after the upgrade: %d %s", code, out)
+			}
+			after := storetest.WithScheduleTimezone(t, open24(t, args))
+			if j, err := after.JobLoad(t.Context(), job.ID); err != nil || j.ScheduleTimezone == nil || *j.ScheduleTimezone != "Europe/Berlin" {
+				t.Errorf("zone after the upgrade: %v (%v)", j.ScheduleTimezone, err)
+			}
+		})
+	}
+}

@@ -90,9 +90,7 @@ func (s *Store) checkAndCreate(ctx context.Context, opts PrepareOptions) (Prepar
 	if err := checkColumns(found, gen, s.d.columnType, opts, &res); err != nil {
 		return res, err
 	}
-	_, zoned := found["xxl_job_info"][ColScheduleTimezone]
-	res.ScheduleTimezone = zoned
-	shape := Shape{Generation: gen, ScheduleBatch: s.shape.ScheduleBatch, ScheduleTimezone: zoned}
+	shape := Shape{Generation: gen, ScheduleBatch: s.shape.ScheduleBatch, ScheduleTimezone: res.ScheduleTimezone}
 	if err := s.checkIndexes(ctx, gen, &shape, &res); err != nil {
 		return res, err
 	}
@@ -166,6 +164,7 @@ const sha256HexLen = 64
 // types columnType spells as the backend's DDL declares them.
 func checkColumns(found map[string]map[string]string, gen Generation, columnType func(string) string, opts PrepareOptions, res *PrepareResult) error {
 	var problems []string
+	_, res.ScheduleTimezone = found["xxl_job_info"][ColScheduleTimezone]
 	expected := tablesOf(gen)
 	for _, table := range sortedKeys(expected) {
 		cols, ok := found[table]

@@ -201,3 +201,35 @@ func TestScheduleTimezoneDocs(t *testing.T) {
 		}
 	}
 }
+
+// TestUpgradeKeepsScheduleTimezone: `db upgrade --to 3.4` keeps the
+// column and the jobs' zones, also where SQLite rebuilds xxl_job_info.
+func TestUpgradeKeepsScheduleTimezone(t *testing.T) {
+	forEachPrepared(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		fill24(t, s)
+		mustNoErr(t, s.AddScheduleTimezone(ctx))
+		rawExec(t, s, "UPDATE xxl_job_info SET schedule_timezone = 'America/New_York' WHERE id = 1")
+		plan, err := s.PlanUpgrade(ctx, Gen3)
+		mustNoErr(t, err)
+		if len(plan.Problems) > 0 {
+			t.Fatalf("problems %q", plan.Problems)
+		}
+		res, err := s.ApplyUpgrade(ctx, plan, UpgradeOptions{Activity: quiet})
+		mustNoErr(t, err)
+		if res.Check.Generation != Gen3 || !res.Check.ScheduleTimezone || len(res.Check.Warnings) > 0 || !s.HasScheduleTimezone() {
+			t.Fatalf("after the upgrade: %+v", res.Check)
+		}
+		j, err := s.JobLoad(ctx, 1)
+		mustNoErr(t, err)
+		if j.ScheduleTimezone == nil || *j.ScheduleTimezone != "America/New_York" {
+			t.Errorf("zone after the upgrade: %v", j.ScheduleTimezone)
+		}
+		id, err := s.JobSave(ctx, JobInfo{JobGroup: 1, JobDesc: "after", ScheduleType: "NONE", MisfireStrategy: "DO_NOTHING",
+			GlueType: "BEAN", ScheduleTimezone: Ptr("Europe/Berlin"), ExecutorParam: Ptr(strings.Repeat("p", 1000))})
+		mustNoErr(t, err)
+		if got := rawString(t, s, "SELECT schedule_timezone FROM xxl_job_info WHERE id = ?", id); got == nil || *got != "Europe/Berlin" {
+			t.Errorf("stored %v", got)
+		}
+	})
+}

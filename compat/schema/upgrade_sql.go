@@ -196,11 +196,19 @@ func (s *Store) sqliteUpgrade(ctx context.Context, u *tableUpgrade, cols map[str
 		return nil, fmt.Errorf("no 3.4 definition of %s", u.table)
 	}
 	tmp := u.table + "_upgrade"
-	var copied []string
+	var copied, optional []string
 	for _, c := range sortedKeys(cols) {
 		if _, ok := tables34[u.table][c]; ok {
 			copied = append(copied, c)
+		} else if _, ok := optionalColumns[u.table][c]; ok {
+			// An optional column the admin knows (schedule_timezone) moves
+			// to the new table with the type it has.
+			copied = append(copied, c)
+			optional = append(optional, fmt.Sprintf("%s %s DEFAULT NULL", c, cols[c]))
 		}
+	}
+	if len(optional) > 0 {
+		create = strings.TrimSuffix(create, ")") + ",\n  " + strings.Join(optional, ", ") + ")"
 	}
 	list := strings.Join(copied, ", ")
 	extra, err := s.sqliteExtraIndexes(ctx, u.table, indexes)
