@@ -1,8 +1,6 @@
 package console
 
 import (
-	"time"
-
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/core/cron"
 	"github.com/xxl-admin-go/xxl-admin-go/core/route"
@@ -47,6 +45,7 @@ func (c *Console) jobinfoPage(x *exchange) error {
 		ScheduleTypes: c.options(cron.TypeNone, "schedule_type_none", cron.TypeCron, "schedule_type_cron",
 			cron.TypeFixRate, "schedule_type_fix_rate"),
 		MisfireStrategies: c.options("DO_NOTHING", "misfire_strategy_do_nothing", "FIRE_ONCE_NOW", "misfire_strategy_fire_once_now"),
+		Zones:             c.zoneChoice(),
 	}))
 	return nil
 }
@@ -108,7 +107,7 @@ func jobFormWith(f form, str func(name string) *string) (schema.JobInfo, error) 
 		ExecutorRouteStrategy: str("executorRouteStrategy"), ExecutorHandler: str("executorHandler"),
 		ExecutorParam: str("executorParam"), ExecutorBlockStrategy: str("executorBlockStrategy"),
 		GlueType: text("glueType"), GlueSource: str("glueSource"), GlueRemark: str("glueRemark"),
-		ChildJobID: str("childJobId")}
+		ChildJobID: str("childJobId"), ScheduleTimezone: str("scheduleTimezone")}
 	var err error
 	for _, p := range []struct {
 		name string
@@ -232,15 +231,12 @@ func (c *Console) jobinfoTrigger(x *exchange) error {
 	return nil
 }
 
-// jobinfoNextTriggerTime previews the next 5 fire times.
+// jobinfoNextTriggerTime previews the next 5 fire times (in the job's
+// zone when the page sends one: zone.go).
 func (c *Console) jobinfoNextTriggerTime(x *exchange) error {
-	times, err := c.jobs.NextTriggerTimes(x.form.text("scheduleType"), x.form.text("scheduleConf"), 5)
+	out, err := c.nextTimes(x.form.text("scheduleType"), x.form.text("scheduleConf"), x.form.text("scheduleTimezone"))
 	if err != nil {
 		return err
-	}
-	out := make([]string, 0, len(times))
-	for _, t := range times {
-		out = append(out, t.In(c.cfg.Loc).Format(time.DateTime))
 	}
 	ok(x.w, out)
 	return nil

@@ -1,8 +1,6 @@
 package console
 
 import (
-	"time"
-
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/core/jobs"
 	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
@@ -213,12 +211,8 @@ func (c *Console) jobinfoNextTriggerTime34(x *exchange) error {
 		ok34(x.w, out)
 		return nil
 	}
-	times, err := c.jobs.NextTriggerTimes(typ, conf, 5)
-	if err != nil {
+	if out, err = c.nextTimes(typ, conf, x.form.text("scheduleTimezone")); err != nil {
 		return err
-	}
-	for _, t := range times {
-		out = append(out, t.In(c.cfg.Loc).Format(time.DateTime))
 	}
 	ok34(x.w, out)
 	return nil

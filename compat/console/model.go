@@ -50,6 +50,9 @@ type jobJSON struct {
 	TriggerStatus          int     `json:"triggerStatus"`
 	TriggerLastTime        int64   `json:"triggerLastTime"`
 	TriggerNextTime        int64   `json:"triggerNextTime"`
+	// ScheduleTimezone is the job's own time zone (ours: zone.go), written
+	// only for a job that has one, so every other job reads as Java's.
+	ScheduleTimezone *string `json:"scheduleTimezone,omitempty"`
 }
 
 func toJobJSON(j schema.JobInfo) jobJSON {
@@ -60,7 +63,7 @@ func toJobJSON(j schema.JobInfo) jobJSON {
 		ExecutorTimeout: j.ExecutorTimeout, ExecutorFailRetryCount: j.ExecutorFailRetryCount, GlueType: j.GlueType,
 		GlueSource: j.GlueSource, GlueRemark: j.GlueRemark, GlueUpdatetime: jacksonTime(j.GlueUpdatetime),
 		ChildJobID: j.ChildJobID, TriggerStatus: j.TriggerStatus, TriggerLastTime: j.TriggerLastTime,
-		TriggerNextTime: j.TriggerNextTime}
+		TriggerNextTime: j.TriggerNextTime, ScheduleTimezone: j.ScheduleTimezone}
 }
 
 func toJobsJSON(js []schema.JobInfo) []jobJSON {

@@ -33,6 +33,9 @@ type JobInfoData34 struct {
 	// Ours: where the export and import of the job list are (transfer.go).
 	ExportPath string `json:"exportPath"`
 	ImportPath string `json:"importPath"`
+	// Zones is the add and edit form's time zone field, where the
+	// database has per-job time zones (zone.go); nil elsewhere.
+	Zones *ZoneChoice `json:"zones,omitempty"`
 }
 
 // JobLogData34 is the 3.4.2 log list's model (JobLogController.index): the

@@ -39,6 +39,7 @@ func (c *Console) jobinfoPage34(x *exchange) error {
 		MisfireStrategies: c.options("DO_NOTHING", "misfire_strategy_do_nothing", "FIRE_ONCE_NOW", "misfire_strategy_fire_once_now"),
 		ExportPath:        exportPath34,
 		ImportPath:        importPath34,
+		Zones:             c.zoneChoice(),
 	}))
 	return nil
 }

@@ -67,6 +67,9 @@ type JobInfoData struct {
 	BlockStrategies   []Option      `json:"blockStrategies"`
 	ScheduleTypes     []Option      `json:"scheduleTypes"`
 	MisfireStrategies []Option      `json:"misfireStrategies"`
+	// Zones is the add and edit form's time zone field, where the
+	// database has per-job time zones (zone.go); nil elsewhere.
+	Zones *ZoneChoice `json:"zones,omitempty"`
 }
 
 // JobLogData is the log list's model (console.md §6 /joblog).

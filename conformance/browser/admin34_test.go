@@ -54,6 +54,13 @@ func startAdmin34(t *testing.T, lang, contextPath string) *admin34 {
 	if err := (consolereplay.Fixture342{At: time.Now(), Executor: exec.address()}).Load(t.Context(), db); err != nil {
 		t.Fatal(err)
 	}
+	return runAdmin34(t, url, db, exec, lang, contextPath)
+}
+
+// runAdmin34 runs our admin in lang on the 3.x database at url (db its
+// handle, exec its executor), with contextPath ("" for the root).
+func runAdmin34(t *testing.T, url string, db *consolereplay.DB, exec *executor, lang, contextPath string) *admin34 {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	mailPort, err := cluster.FreePort() // nothing listens: no mail may be sent
 	if err != nil {

@@ -12,9 +12,10 @@
  * when every call succeeded, else a dialog naming each failed job with the
  * server's message.
  *
- * It also carries the words of the batch, export and import controls, which
- * the Java bundles do not have (as cron-builder.js does): XJ.jobWord(key,
- * vars) and the .xj-word / .xj-word-label elements of the page.
+ * It also carries the words of the batch, export and import controls and of
+ * the job form's time zone field, which the Java bundles do not have (as
+ * cron-builder.js does): XJ.jobWord(key, vars) and the .xj-word /
+ * .xj-word-label elements of the page.
  *
  * XJ.jobBatch({selected() -> rows, watch(onChange), reload(resetPaging),
  *   runOnce(rows)}) -> { run(label, path, rows, dataOf, reloads) }
@@ -38,7 +39,8 @@
       created: 'created', updated: 'updated', unchanged: 'unchanged', kept: 'kept',
       dryRunDone: 'Dry run, nothing was written. The import would make these changes:',
       imported: 'Imported', empty: 'The document holds no executors or jobs.',
-      noDocument: 'Choose a file or paste a document first.', unreadable: 'The file could not be read.'
+      noDocument: 'Choose a file or paste a document first.', unreadable: 'The file could not be read.',
+      zone: 'Time Zone', zoneDefault: 'The admin\'s zone ({zone}), or an IANA zone like America/New_York'
     },
     zh_CN: {
       selectAll: '选择本页的任务', select: '选择任务 {id}', selected: '已选 {n} 个',
@@ -54,7 +56,8 @@
       created: '新建', updated: '更新', unchanged: '无变化', kept: '保留',
       dryRunDone: '试运行，未写入任何内容。导入将做以下更改：',
       imported: '导入完成', empty: '文件中没有执行器或任务。',
-      noDocument: '请先选择文件或粘贴内容。', unreadable: '无法读取该文件。'
+      noDocument: '请先选择文件或粘贴内容。', unreadable: '无法读取该文件。',
+      zone: '时区', zoneDefault: '调度中心的时区（{zone}），或 IANA 时区，如 Asia/Shanghai'
     },
     zh_TC: {
       selectAll: '選擇本頁的任務', select: '選擇任務 {id}', selected: '已選 {n} 個',
@@ -70,7 +73,8 @@
       created: '新建', updated: '更新', unchanged: '無變化', kept: '保留',
       dryRunDone: '試執行，未寫入任何內容。匯入將做以下變更：',
       imported: '匯入完成', empty: '檔案中沒有執行器或任務。',
-      noDocument: '請先選擇檔案或貼上內容。', unreadable: '無法讀取該檔案。'
+      noDocument: '請先選擇檔案或貼上內容。', unreadable: '無法讀取該檔案。',
+      zone: '時區', zoneDefault: '調度中心的時區（{zone}），或 IANA 時區，如 Asia/Taipei'
     }
   };
 

@@ -4,17 +4,30 @@
  * the executor's registered addresses, the next trigger times, and the
  * add / edit / copy form with the cron builder (cron-builder.js) and the
  * starting GLUE sources (glue-templates.js). Copying keeps the job's GLUE
- * source. The differences of the generations (endpoint names, the bundles'
+ * source and time zone. Where the database keeps per-job time zones the
+ * form has the time zone field (empty: the admin's zone; suggestions from
+ * the browser's list of IANA zones) and the next trigger times of a job
+ * with a zone are asked for in it. The differences of the generations (endpoint names, the bundles'
  * words) come from common.js (XJ.paths, XJ.keys, XJ.gen3); text limits from
  * the template's maxlength attributes.
  *
  * XJ.jobDialogs({reload(firstPage), batch() -> XJ.jobBatch}) ->
  *   { runOnce(row), runMany(rows), registry(row), nextTimes(row), openForm(mode, row) }
+ * XJ.scheduleText(row) -> the list's schedule cell
  */
 (function (window, $, XJ) {
   'use strict';
 
   var GLUE_REMARK_INIT = 'GLUE代码初始化'; // what the Java forms send on add, whatever the language
+
+  /**
+   * scheduleText is the job list's schedule cell: "type：conf", and the
+   * job's own time zone after it when it has one.
+   */
+  XJ.scheduleText = function (row) {
+    var s = row.scheduleConf ? row.scheduleType + '：' + row.scheduleConf : (row.scheduleType || '');
+    return row.scheduleTimezone ? s + ' (' + row.scheduleTimezone + ')' : s;
+  };
 
   XJ.jobDialogs = function (opts) {
     // run once: one job, or the selected jobs (batch), which either keep
@@ -85,9 +98,13 @@
       }).fail(function (message) { XJ.alert(message); });
     }
 
-    // next trigger times
+    // next trigger times, in the job's zone when it has one
     function nextTimes(row) {
-      XJ.post('/jobinfo/nextTriggerTime', { scheduleType: row.scheduleType, scheduleConf: row.scheduleConf })
+      var query = { scheduleType: row.scheduleType, scheduleConf: row.scheduleConf };
+      if (row.scheduleTimezone) {
+        query.scheduleTimezone = row.scheduleTimezone;
+      }
+      XJ.post('/jobinfo/nextTriggerTime', query)
         .done(function (answer) {
           if (!XJ.ok(answer)) {
             XJ.alert((answer && answer.msg) || XJ.t('system_fail'), XJ.t('jobinfo_opt_next_time'));
@@ -108,6 +125,22 @@
     var field = function (name) { return $form.find('[name=' + name + ']'); };
     var mode = 'add';
     var cron = XJ.cronBuilder($form.find('.xj-cron-builder'), field('scheduleConfCron'));
+
+    // the time zone field, on the page only where the database keeps zones
+    var $zone = field('scheduleTimezone');
+    if ($zone.length) {
+      $zone.attr('placeholder', XJ.jobWord('zoneDefault', { zone: $zone.attr('data-admin-zone') }));
+      var zones = [];
+      try {
+        zones = Intl.supportedValuesOf('timeZone');
+      } catch (e) {
+        zones = []; // an older browser: the field takes what is typed
+      }
+      var $list = $('#xj-zones');
+      $.each(zones, function (_, id) {
+        $('<option></option>').attr('value', id).appendTo($list);
+      });
+    }
 
     function showScheduleConf() {
       var type = field('scheduleType').val();
@@ -205,6 +238,9 @@
         executorTimeout: digitsOrZero('executorTimeout'),
         executorFailRetryCount: digitsOrZero('executorFailRetryCount')
       };
+      if ($zone.length) {
+        data.scheduleTimezone = $.trim($zone.val());
+      }
       var path = XJ.paths.jobAdd;
       var words = XJ.formWords(mode === 'edit');
       if (mode === 'edit') {
@@ -254,6 +290,7 @@
         field('executorBlockStrategy').val(row.executorBlockStrategy);
         field('executorTimeout').val(row.executorTimeout);
         field('executorFailRetryCount').val(row.executorFailRetryCount);
+        $zone.val(row.scheduleTimezone || '');
       } else {
         var group = $('#xj-filter-group').val();
         if (group) {
@@ -262,6 +299,7 @@
         field('scheduleType').val('CRON');
         field('executorTimeout').val('0');
         field('executorFailRetryCount').val('0');
+        $zone.val('');
         applyGlueType(true);
       }
       showScheduleConf();

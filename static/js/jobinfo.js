@@ -47,7 +47,7 @@
         XJ.textColumn('id', { width: '7%' }),
         XJ.textColumn('jobDesc', { width: '22%' }),
         XJ.domColumn(function (row) {
-          return document.createTextNode(row.scheduleConf ? row.scheduleType + '：' + row.scheduleConf : (row.scheduleType || ''));
+          return document.createTextNode(XJ.scheduleText(row));
         }, { width: '15%' }),
         XJ.domColumn(function (row) {
           var title = titleOf(model.glueTypes, row.glueType);

@@ -63,7 +63,7 @@
         {
           title: XJ.t('schedule_type'), field: 'scheduleType', width: 15, widthUnit: '%',
           formatter: function (value, row) {
-            return XJ.esc(row.scheduleConf ? row.scheduleType + '：' + row.scheduleConf : row.scheduleType);
+            return XJ.esc(XJ.scheduleText(row));
           }
         },
         {
