@@ -144,3 +144,31 @@ func TestLoopZonedJobs(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkRefreshZone is the next-time computation of one fire for a
+// CRON job without a zone and with one (loaded once, then from the
+// planner's cache; New York is the admin's zone's neighbour in cost).
+func BenchmarkRefreshZone(b *testing.B) {
+	shanghai, err := time.LoadLocation("Asia/Shanghai")
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := planner{loc: shanghai, zones: new(cron.Zones), clock: clock.NewFake(t0), log: zerolog.Nop()}
+	for _, zone := range []string{"", "America/New_York"} {
+		name := zone
+		if name == "" {
+			name = "admin-zone"
+		}
+		b.Run(name, func(b *testing.B) {
+			j := schema.JobInfo{ID: 1, ScheduleType: cron.TypeCron, ScheduleConf: schema.Ptr("0 0 9 * * ?"), TriggerStatus: 1}
+			if zone != "" {
+				j.ScheduleTimezone = schema.Ptr(zone)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				j.TriggerNextTime = t0.UnixMilli()
+				p.refresh(&j, j.TriggerNextTime)
+			}
+		})
+	}
+}
