@@ -47,11 +47,12 @@ var (
 
 // hints say how to switch each suite on (as .ci/setup.d does).
 var hints = map[string]string{
-	"XXL_TEST_MYSQL_DSN":    "XXL_TEST_MYSQL_DSN='xxl:xxl_pwd@tcp(127.0.0.1:3306)/'",
-	"XXL_TEST_POSTGRES_DSN": "XXL_TEST_POSTGRES_DSN='postgres://xxl:xxl_pwd@127.0.0.1:5432/postgres?sslmode=disable'",
-	"XXL_TEST_JAVA":         "XXL_TEST_JAVA=1 after make java",
-	"XXL_TEST_PYXXL":        "XXL_TEST_PYXXL=<python with pyxxl==0.4.8>",
-	"XXL_TEST_IMAGE":        "XXL_TEST_IMAGE=dist/oci after make image",
+	"XXL_TEST_MYSQL_DSN":         "XXL_TEST_MYSQL_DSN='xxl:xxl_pwd@tcp(127.0.0.1:3306)/'",
+	"XXL_TEST_POSTGRES_DSN":      "XXL_TEST_POSTGRES_DSN='postgres://xxl:xxl_pwd@127.0.0.1:5432/postgres?sslmode=disable'",
+	"XXL_TEST_JAVA":              "XXL_TEST_JAVA=1 after make java",
+	"XXL_TEST_PYXXL":             "XXL_TEST_PYXXL=<python with pyxxl==0.4.8>",
+	"XXL_TEST_IMAGE":             "XXL_TEST_IMAGE=dist/oci after make image",
+	"XXL_TEST_OPENAPI_VALIDATOR": "XXL_TEST_OPENAPI_VALIDATOR=<openapi-spec-validator> (.ci/setup.d/50-openapi.sh installs it)",
 }
 
 func main() {
