@@ -124,10 +124,13 @@ func indexesOf(g Generation) map[string]bool {
 	return indexes24
 }
 
-// ColScheduleTimezone is xxl_job_info's optional per-job time zone, named
-// and typed as the upstream proposal has it: NULL is the admin's own zone,
-// otherwise an IANA id CRON next times are computed in (other schedule
-// types ignore it). Java admins up to 3.4.2 neither read nor write it.
+// ColScheduleTimezone is xxl_job_info's optional per-job time zone, with
+// the name, type and meaning issue 23 §2 gives it: NULL is the admin's own
+// zone, otherwise an IANA id CRON next times are computed in (other
+// schedule types ignore it). Java admins up to 3.4.2 neither read nor
+// write it. (The one upstream pull request found, xuxueli/xxl-job#3950,
+// closed unmerged, spelt it schedule_time_zone varchar(50) and stored the
+// admin's zone instead of NULL on add.)
 const ColScheduleTimezone = "schedule_timezone"
 
 // optionalColumns are columns neither Java script creates that the admin
