@@ -36,7 +36,7 @@ type PrepareResult struct {
 	// PendingCreated: PendingTable, the table of our durable retries and
 	// child triggers, was created.
 	PendingCreated bool
-	Warnings     []string   // accepted differences (widened types, extra indexes)
+	Warnings       []string // accepted differences (widened types, extra indexes)
 }
 
 // Prepare makes the database usable without ever altering existing tables:
