@@ -262,3 +262,35 @@ func TestPendingClaimRace(t *testing.T) {
 		}
 	})
 }
+
+// TestUpgradeLeavesPendingTable: `db upgrade` neither creates our table
+// nor touches it or its rows (it holds triggers in flight of admins that
+// may start again on the upgraded database).
+func TestUpgradeLeavesPendingTable(t *testing.T) {
+	for _, with := range []bool{true, false} {
+		t.Run(map[bool]string{true: "present", false: "absent"}[with], func(t *testing.T) {
+			forEachBackend(t, func(t *testing.T, s *Store) {
+				ctx := context.Background()
+				_, err := s.Prepare(ctx, PrepareOptions{SkipPendingTable: !with})
+				mustNoErr(t, err)
+				if with {
+					mustNoErr(t, s.PendingInsert(ctx, []PendingTrigger{pendingRow(42, 0, 4242, time.UnixMilli(1_700_000_000_000))}))
+				}
+				plan, err := s.PlanUpgrade(ctx, Gen3)
+				mustNoErr(t, err)
+				res, err := s.ApplyUpgrade(ctx, plan, UpgradeOptions{Activity: quiet})
+				mustNoErr(t, err)
+				if res.Check.PendingCreated {
+					t.Error("the upgrade created our table")
+				}
+				n, err := s.PendingCount(ctx)
+				switch {
+				case with && (err != nil || n != 1):
+					t.Errorf("our table after the upgrade: %d rows, %v; want the one row", n, err)
+				case !with && err == nil:
+					t.Error("our table exists after upgrading a database without it")
+				}
+			})
+		})
+	}
+}
