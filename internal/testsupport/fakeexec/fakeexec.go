@@ -37,6 +37,9 @@ type Config struct {
 	RunTime func(jobID int) time.Duration
 	// Result is the handle code a run of the job calls back; nil: 200.
 	Result func(jobID int) int
+	// Delay is how long a /run of the job takes to be answered (after it
+	// was queued); nil: none.
+	Delay func(jobID int) time.Duration
 	// Admins receive the callbacks; none: runs are not called back.
 	Admins []Endpoint
 }
@@ -97,6 +100,15 @@ func Start(cfg Config) *Executor {
 
 // Address is the executor's address as a group lists it.
 func (e *Executor) Address() string { return e.srv.URL + "/" }
+
+// Configure replaces how runs are shaped (RunTime, Result, Delay); the
+// admins stay.
+func (e *Executor) Configure(cfg Config) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	cfg.Admins = e.cfg.Admins
+	e.cfg = cfg
+}
 
 // SetAdmins replaces the admins callbacks go to.
 func (e *Executor) SetAdmins(admins []Endpoint) {
@@ -217,10 +229,17 @@ func (e *Executor) run(w http.ResponseWriter, r *http.Request) {
 	en.Received++
 	t.queue = append(t.queue, p)
 	e.waiting++
+	delay := e.cfg.Delay
 	e.mu.Unlock()
 	select {
 	case t.wake <- struct{}{}:
 	default:
+	}
+	if delay != nil {
+		select {
+		case <-time.After(delay(p.JobID)):
+		case <-r.Context().Done():
+		}
 	}
 	writeJSON(w, `{"code":200,"msg":null}`)
 }
@@ -231,6 +250,7 @@ func (e *Executor) work(jobID int, t *jobThread) {
 		e.mu.Lock()
 		var p api.TriggerParam
 		ready := len(t.queue) > 0 && !e.held[jobID]
+		runTime, result := e.cfg.RunTime, e.cfg.Result
 		if ready {
 			// Leaving the queue and the log file's creation are one step:
 			// Java's window between them is a few statements.
@@ -246,16 +266,16 @@ func (e *Executor) work(jobID int, t *jobThread) {
 				return
 			}
 		}
-		if e.cfg.RunTime != nil {
+		if runTime != nil {
 			select {
-			case <-time.After(e.cfg.RunTime(jobID)):
+			case <-time.After(runTime(jobID)):
 			case <-e.ctx.Done():
 				return
 			}
 		}
 		code := 200
-		if e.cfg.Result != nil {
-			code = e.cfg.Result(jobID)
+		if result != nil {
+			code = result(jobID)
 		}
 		e.wg.Add(1)
 		go func() {
