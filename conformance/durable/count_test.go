@@ -47,9 +47,9 @@ func TestCountExact(t *testing.T) {
 // left claimed are each seen.
 func TestCountFindsFaults(t *testing.T) {
 	cases := []struct {
-		name  string
+		name    string
 		breakIt func(rows []row, ledger map[int64]fakeexec.Entry) []row
-		check func(f Figures) bool
+		check   func(f Figures) bool
 	}{
 		{"child not run", func(rows []row, ledger map[int64]fakeexec.Entry) []row {
 			delete(ledger, 21)
@@ -77,7 +77,9 @@ func TestCountFindsFaults(t *testing.T) {
 			rows[6].triggerMsg, rows[6].alarmStatus = "y", -1
 			delete(ledger, 33)
 			return append(rows[:8], rows[9:]...)
-		}, func(f Figures) bool { return f.Undecided == 1 && f.RetriesDecided == 1 && f.Lost == 0 && f.LogLost == 0 }},
+		}, func(f Figures) bool {
+			return f.Undecided == 1 && f.RetriesDecided == 1 && f.Lost == 0 && f.LogLost == 0
+		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
