@@ -70,6 +70,26 @@ func Pending(p schema.PendingTrigger, claim int64) Request {
 	return r
 }
 
+// leases is the flow's side of durable triggers: the leases and clock, and
+// the group commit that lets the senders' executor marks share commits
+// (each is one small UPDATE; alone, each would pay a log flush).
+type leases struct {
+	*Durable
+	sends *schema.GroupCommit
+}
+
+// newLeases takes d, or the defaults when d is nil.
+func newLeases(d *Durable, s *schema.Store) *leases {
+	if d == nil {
+		d = &Durable{Lease: DefaultLease, SendLease: DefaultSendLease}
+	}
+	l := &leases{Durable: d}
+	if s != nil {
+		l.sends = s.NewGroupCommit(64)
+	}
+	return l
+}
+
 // recovery is how a firing of a row another admin left behind is sent
 // (see Resume): answer, when set, is taken as the executor's answer
 // without sending; otherwise the /run goes out again with the row's log id
@@ -99,7 +119,9 @@ func (f *Flow) saveLogs(ctx context.Context, fired []*firing, rows []schema.JobL
 	}
 	var kept []*firing
 	var ids []int64
+	dropped := 0
 	err := f.store.WithTx(ctx, func(tx *schema.Store) error {
+		dropped = 0
 		held, err := tx.PendingHeld(ctx, append(claims, gone...), schema.PendingDecided)
 		if err != nil {
 			return err
@@ -112,6 +134,9 @@ func (f *Flow) saveLogs(ctx context.Context, fired []*firing, rows []schema.JobL
 				keptRows = append(keptRows, rows[i])
 			}
 		}
+		if n := len(fired) - len(kept); n > 0 {
+			dropped = n
+		}
 		if ids, err = tx.LogSaveMany(ctx, keptRows); err != nil {
 			return err
 		}
@@ -119,6 +144,10 @@ func (f *Flow) saveLogs(ctx context.Context, fired []*firing, rows []schema.JobL
 	})
 	if err != nil {
 		return nil, nil, err
+	}
+	if dropped > 0 {
+		f.log.Info().Int("count", dropped).Int("held", len(claims)).
+			Msg("durable triggers not prepared: their pending rows were taken over by another admin, which sends them")
 	}
 	return kept, ids, nil
 }
@@ -168,7 +197,13 @@ func (f *Flow) pendingLogged(ctx context.Context, tx *schema.Store, kept []*firi
 // takes it over.
 func (f *Flow) send(ctx context.Context, fr *firing, address string, param api.TriggerParam) (r api.ReturnT[string], ok bool) {
 	if fr.pending != 0 {
-		held, err := f.store.PendingSend(ctx, fr.pending, address, f.leases.now().Add(f.leases.SendLease))
+		var held bool
+		until := f.leases.now().Add(f.leases.SendLease)
+		err := f.leases.sends.Do(ctx, func(ctx context.Context, tx *schema.Store) error {
+			var err error
+			held, err = tx.PendingSend(ctx, fr.pending, address, until)
+			return err
+		})
 		if err != nil || !held {
 			ev := f.log.Warn().Err(err)
 			if err == nil {

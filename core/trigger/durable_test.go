@@ -60,7 +60,7 @@ func TestDurableTrigger(t *testing.T) {
 		job := seedJob(t, s, jobSpec{addressList: schema.Ptr(exec.address())})
 		d := testDurable(s)
 		flow, _ := newTestFlow(t, s, flowOpts{})
-		flow.leases = d
+		flow.leases = newLeases(d, s)
 		req := decide(t, s, d, job.ID, 900, 0)
 
 		fired, err := flow.prepare(context.Background(), []Request{req})
@@ -103,7 +103,7 @@ func TestDurableFanOut(t *testing.T) {
 		job := seedJob(t, s, jobSpec{addressType: 1, addressList: &list, route: "SHARDING_BROADCAST"})
 		d := testDurable(s)
 		flow, _ := newTestFlow(t, s, flowOpts{})
-		flow.leases = d
+		flow.leases = newLeases(d, s)
 		req := decide(t, s, d, job.ID, 901, 2)
 		fired, err := flow.prepare(context.Background(), []Request{req})
 		if err != nil || len(fired) != 3 {
@@ -154,7 +154,7 @@ func TestDurableTakenOver(t *testing.T) {
 		job := seedJob(t, s, jobSpec{addressList: schema.Ptr(exec.address())})
 		d := testDurable(s)
 		flow, _ := newTestFlow(t, s, flowOpts{})
-		flow.leases = d
+		flow.leases = newLeases(d, s)
 
 		// Taken over while queued: prepare writes no log row for it, but
 		// does for a plain trigger of the same batch.
@@ -226,7 +226,7 @@ func TestDurableJobGone(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, s *schema.Store) {
 		d := testDurable(s)
 		flow, _ := newTestFlow(t, s, flowOpts{})
-		flow.leases = d
+		flow.leases = newLeases(d, s)
 		req := decide(t, s, d, 987654, 920, 0)
 		fired, err := flow.prepare(context.Background(), []Request{req})
 		if err != nil || len(fired) != 0 {
@@ -247,7 +247,7 @@ func TestDurablePoolFull(t *testing.T) {
 	job := seedJob(t, s, jobSpec{addressList: schema.Ptr(exec.address())})
 	d := testDurable(s)
 	flow, _ := newTestFlow(t, s, flowOpts{})
-	flow.leases = d
+	flow.leases = newLeases(d, s)
 	pools := NewPools(PoolConfig{QueueSize: 1, DrainTimeout: 100 * time.Millisecond}, flow)
 	if err := pools.Start(context.Background()); err != nil {
 		t.Fatal(err)

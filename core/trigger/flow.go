@@ -69,7 +69,7 @@ type Flow struct {
 	obs    Observer
 	tally  *tally
 	stats  writeStats
-	leases *Durable // of durable triggers (Request.Pending)
+	leases *leases // of durable triggers (Request.Pending)
 }
 
 // NewFlow builds a Flow.
@@ -84,10 +84,7 @@ func NewFlow(cfg FlowConfig) *Flow {
 		now:    cfg.Now,
 		log:    cfg.Log.With().Str("component", "trigger").Logger(),
 		obs:    cfg.Observer,
-		leases: cfg.Durable,
-	}
-	if f.leases == nil {
-		f.leases = &Durable{Lease: DefaultLease, SendLease: DefaultSendLease}
+		leases: newLeases(cfg.Durable, cfg.Store),
 	}
 	if f.texts == nil {
 		f.texts = i18n.Load("zh_CN")

@@ -17,7 +17,7 @@ import (
 // row over; it returns the row as read and the new claim.
 func leftLogged(t *testing.T, s *schema.Store, flow *Flow, job int, source int64) (schema.PendingTrigger, int64) {
 	t.Helper()
-	req := decide(t, s, flow.leases, job, source, 0)
+	req := decide(t, s, flow.leases.Durable, job, source, 0)
 	if fired, err := flow.prepare(context.Background(), []Request{req}); err != nil || len(fired) != 1 {
 		t.Fatalf("prepare = %d rows, %v", len(fired), err)
 	}
@@ -36,7 +36,7 @@ func TestResumeLogged(t *testing.T) {
 		exec := newFakeExecutor(t)
 		job := seedJob(t, s, jobSpec{addressList: schema.Ptr(exec.address())})
 		flow, _ := newTestFlow(t, s, flowOpts{})
-		flow.leases = testDurable(s)
+		flow.leases = newLeases(testDurable(s), s)
 		p, claim := leftLogged(t, s, flow, job.ID, 940)
 		at := testNow(s).Truncate(time.Second)
 		res, err := flow.Resume(context.Background(), ResumptionOf(p, claim, at))
@@ -69,7 +69,7 @@ func TestResumeSending(t *testing.T) {
 		list := first.address() + "," + second.address()
 		job := seedJob(t, s, jobSpec{addressType: 1, addressList: &list}) // FIRST routes to first
 		flow, _ := newTestFlow(t, s, flowOpts{})
-		flow.leases = testDurable(s)
+		flow.leases = newLeases(testDurable(s), s)
 		at := testNow(s).Truncate(time.Second)
 
 		p, claim := leftLogged(t, s, flow, job.ID, 950)
@@ -119,7 +119,7 @@ func TestResumeJobGone(t *testing.T) {
 	exec := newFakeExecutor(t)
 	job := seedJob(t, s, jobSpec{addressList: schema.Ptr(exec.address())})
 	flow, _ := newTestFlow(t, s, flowOpts{})
-	flow.leases = testDurable(s)
+	flow.leases = newLeases(testDurable(s), s)
 	p, claim := leftLogged(t, s, flow, job.ID, 960)
 	if _, err := s.JobDelete(context.Background(), job.ID); err != nil {
 		t.Fatal(err)
