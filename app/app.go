@@ -37,12 +37,14 @@ type Options struct {
 
 // Tuning shortens the helper intervals for tests; zero values keep the Java
 // constants (registry 30 s, fail monitor 10 s, lost-job 60 s, report 60 s)
+// and the pending-trigger sweep (a third of the lease)
 type Tuning struct {
 	RegistryInterval time.Duration
 	FailInterval     time.Duration
 	FailStuckAfter   time.Duration
 	LostInterval     time.Duration
 	ReportInterval   time.Duration
+	SweepInterval    time.Duration
 }
 
 // Run opens the store, starts every component and serves HTTP until ctx is
@@ -202,7 +204,8 @@ func openStore(ctx context.Context, cfg *config.Config, log zerolog.Logger) (*sc
 		store.Close()
 		return nil, target, fmt.Errorf("xxl.job.schema: %w", err)
 	}
-	res, err := store.Prepare(ctx, schema.PrepareOptions{Create: create, AllowUnknownColumns: cfg.AllowUnknownColumns})
+	res, err := store.Prepare(ctx, schema.PrepareOptions{Create: create, AllowUnknownColumns: cfg.AllowUnknownColumns,
+		SkipPendingTable: !cfg.Durable.Enabled})
 	if err != nil {
 		store.Close()
 		return nil, target, err
@@ -215,6 +218,9 @@ func openStore(ctx context.Context, cfg *config.Config, log zerolog.Logger) (*sc
 	l.Msg("database ready")
 	if res.Created {
 		log.Info().Str("schema", res.Generation.String()).Msg("created the xxl_job_* tables and seed rows (login admin / 123456)")
+	}
+	if res.PendingCreated {
+		log.Info().Str("table", schema.PendingTable).Msg("created our table of durable retries and child triggers (no Java admin reads it; xxl.job.durable-triggers=false does without)")
 	}
 	if res.LockInserted {
 		log.Warn().Msg("inserted the missing schedule_lock row into xxl_job_lock (without it clustered admins fire jobs twice)")

@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"os"
 	"sync"
 	"time"
 
@@ -42,6 +43,7 @@ type observers struct {
 	schedule  schedule.Observer
 	callbacks thread.CallbackObserver
 	registry  thread.RegistryObserver
+	sweep     thread.SweepObserver
 	alarm     func(channel string, ok bool)
 }
 
@@ -49,7 +51,7 @@ func observersOf(m *metrics.Metrics) observers {
 	if m == nil {
 		return observers{}
 	}
-	return observers{trigger: m, schedule: m, callbacks: m, registry: m, alarm: m.Alarm}
+	return observers{trigger: m, schedule: m, callbacks: m, registry: m, sweep: m, alarm: m.Alarm}
 }
 
 // build creates every component from the configuration. Nothing starts here.
@@ -74,11 +76,13 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 	// Every sender of both pools keeps its executor connection between
 	// triggers: a pool of 64 per executor closed and reopened the rest at
 	// every busy second.
+	callLimit := max(api.DefaultCallLimit, cfg.ExecutorTimeout)
 	client := api.NewClient(api.ClientConfig{AccessToken: cfg.AccessToken,
-		Timeout: cfg.ExecutorTimeout, CallLimit: max(api.DefaultCallLimit, cfg.ExecutorTimeout),
+		Timeout: cfg.ExecutorTimeout, CallLimit: callLimit,
 		MaxIdleConnsPerHost: cfg.TriggerFastMax + cfg.TriggerSlowMax})
+	durable := durableOf(cfg, callLimit, now)
 	flow := trigger.NewFlow(trigger.FlowConfig{Store: store, Client: client, Texts: texts, Layout: gen.layout, Now: now, Log: log,
-		Observer: obs.trigger})
+		Observer: obs.trigger, Durable: durable})
 	// One schedule round hands over at most preRead triggers at once (a
 	// whole second of jobs that share a second), and full rounds follow
 	// each other. The fast queue holds ten such rounds, more than an
@@ -93,9 +97,9 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 	}
 
 	completer := thread.NewCompleter(thread.CompleterConfig{Store: store, Texts: texts, Trigger: pools, Now: now, Log: log,
-		Observer: obs.callbacks, Children: gen.children})
+		Observer: obs.callbacks, Children: gen.children, Durable: durable})
 	failMonitor := thread.NewFailMonitor(thread.FailMonitorConfig{
-		Store: store, Texts: texts, Trigger: pools, Now: now, Log: log, RetryColor: gen.retryColor,
+		Store: store, Texts: texts, Trigger: pools, Now: now, Log: log, RetryColor: gen.retryColor, Durable: durable,
 		Alarm:    alarm.New(alarm.Config{Mail: cfg.Mail, Alarm: cfg.Alarm, Observe: obs.alarm, Texts: texts, Log: log}),
 		Interval: opt.Tuning.FailInterval, StuckAfter: opt.Tuning.FailStuckAfter,
 	})
@@ -153,25 +157,51 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 	// take turns on the address lists (see RegistrarConfig.Lists).
 	addressLists := &sync.Mutex{}
 	registrar := thread.NewRegistrar(thread.RegistrarConfig{Store: store, Now: now, Log: log, Lists: addressLists})
+	components := []lifecycle.Component{
+		registrar, // first: it stops last, after the triggers drained
+		pools,
+		thread.NewRegistryMonitor(thread.RegistryMonitorConfig{Store: store, Now: now, Lists: addressLists,
+			Interval: opt.Tuning.RegistryInterval, Log: log, Observer: obs.registry}),
+		failMonitor,
+	}
+	if durable != nil {
+		// After the pools, before the schedule: it submits what admins
+		// that stopped left, and stops before the pools drain.
+		components = append(components, thread.NewSweeper(thread.SweeperConfig{Store: store, Flow: flow, Trigger: pools,
+			Executor: client, Durable: durable, Interval: opt.Tuning.SweepInterval, Log: log, Observer: obs.sweep}))
+	}
+	components = append(components,
+		thread.NewLostMonitor(thread.LostMonitorConfig{Store: store, Completer: completer, Texts: texts, Now: now,
+			Interval: opt.Tuning.LostInterval, Log: log}),
+		report.New(report.Config{Store: store, Loc: time.Local, RetentionDays: cfg.LogRetentionDays,
+			Interval: opt.Tuning.ReportInterval, Now: now, Log: log}),
+		scheduler,
+	)
 	return parts{
-		client:    client,
-		console:   web,
-		openapi:   jobAPI,
-		jobs:      jobService,
-		registrar: registrar,
-		completer: completer,
-		metrics:   m,
-		components: []lifecycle.Component{
-			registrar, // first: it stops last, after the triggers drained
-			pools,
-			thread.NewRegistryMonitor(thread.RegistryMonitorConfig{Store: store, Now: now, Lists: addressLists,
-				Interval: opt.Tuning.RegistryInterval, Log: log, Observer: obs.registry}),
-			failMonitor,
-			thread.NewLostMonitor(thread.LostMonitorConfig{Store: store, Completer: completer, Texts: texts, Now: now,
-				Interval: opt.Tuning.LostInterval, Log: log}),
-			report.New(report.Config{Store: store, Loc: time.Local, RetentionDays: cfg.LogRetentionDays,
-				Interval: opt.Tuning.ReportInterval, Now: now, Log: log}),
-			scheduler,
-		},
+		client:     client,
+		console:    web,
+		openapi:    jobAPI,
+		jobs:       jobService,
+		registrar:  registrar,
+		completer:  completer,
+		metrics:    m,
+		components: components,
 	}, nil
+}
+
+// durableOf is the durable triggers' setup (nil: xxl.job.durable-triggers
+// is off): this admin named by host, port and process, the configured
+// lease, and a lease for triggers whose /run may be under way that lasts
+// the executor call limit longer, so whoever takes such a row over finds
+// the /run ended.
+func durableOf(cfg *config.Config, callLimit time.Duration, now func() time.Time) *trigger.Durable {
+	if !cfg.Durable.Enabled {
+		return nil
+	}
+	host, _ := os.Hostname()
+	owner := fmt.Sprintf("%s:%d/%d", host, cfg.ServerPort, os.Getpid())
+	if len(owner) > 64 {
+		owner = owner[len(owner)-64:]
+	}
+	return &trigger.Durable{Owner: owner, Lease: cfg.Durable.Lease, SendLease: cfg.Durable.Lease + callLimit, Now: now}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/core/thread"
 	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
 )
@@ -30,6 +31,8 @@ type Metrics struct {
 	callbacks *prometheus.CounterVec
 	alarms    *prometheus.CounterVec
 	executors *prometheus.GaugeVec
+	pending   prometheus.Gauge
+	swept     *prometheus.CounterVec
 }
 
 // Build is what xxl_job_build_info reports.
@@ -58,8 +61,13 @@ func New(b Build) *Metrics {
 		executors: prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: ns, Name: "group_executors",
 			Help: "Live executors of each automatic executor group, after the last registry monitor pass."},
 			[]string{"job_group", "appname"}),
+		pending: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Name: "pending_triggers",
+			Help: "Retries and child triggers decided and not yet seen through (rows of xxl_job_pending_trigger), after the last sweep."}),
+		swept: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Name: "pending_triggers_taken_over_total",
+			Help: "Pending triggers this admin took over after their holder left them, by the stage it left them at (decided, logged, sending) and what was done (submitted, sent, resent, received, stored, gone, failed, waiting)."},
+			[]string{"stage", "outcome"}),
 	}
-	m.reg.MustRegister(m.triggers, m.lateness, m.lockWait, m.callbacks, m.alarms, m.executors,
+	m.reg.MustRegister(m.triggers, m.lateness, m.lockWait, m.callbacks, m.alarms, m.executors, m.pending, m.swept,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m.buildInfo(b)
 	return m
@@ -100,6 +108,25 @@ func (m *Metrics) Executors(groups []thread.GroupExecutors) {
 	for _, g := range groups {
 		m.executors.WithLabelValues(strconv.Itoa(g.GroupID), g.AppName).Set(float64(g.Executors))
 	}
+}
+
+// PendingTriggers implements thread.SweepObserver.
+func (m *Metrics) PendingTriggers(n int) { m.pending.Set(float64(n)) }
+
+// PendingSwept implements thread.SweepObserver.
+func (m *Metrics) PendingSwept(stage int, outcome string) {
+	m.swept.WithLabelValues(stageName(stage), outcome).Inc()
+}
+
+// stageName is the label of a pending trigger's stage.
+func stageName(stage int) string {
+	switch stage {
+	case schema.PendingDecided:
+		return "decided"
+	case schema.PendingLogged:
+		return "logged"
+	}
+	return "sending"
 }
 
 // Alarm records one channel's result of one alarm (alarm.Config.Observe).

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/core/thread"
 	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
 )
@@ -43,6 +44,10 @@ func TestMetricsExposition(t *testing.T) {
 	m.Alarm("webhook", true)
 	m.Executors([]thread.GroupExecutors{{GroupID: 1, AppName: "xxl-job-executor-sample", Executors: 2}, {GroupID: 2, AppName: "empty", Executors: 0}})
 	m.Executors([]thread.GroupExecutors{{GroupID: 1, AppName: "xxl-job-executor-sample", Executors: 3}}) // group 2 removed
+	m.PendingTriggers(4)
+	m.PendingSwept(schema.PendingDecided, thread.SweepSubmitted)
+	m.PendingSwept(schema.PendingSending, thread.SweepReceived)
+	m.PendingSwept(schema.PendingSending, thread.SweepReceived)
 
 	out := scrape(t, m)
 	for _, want := range []string{
@@ -71,6 +76,9 @@ func TestMetricsExposition(t *testing.T) {
 		`xxl_job_http_connections_max 8192`,
 		`xxl_job_http_connection_waits_total 1`,
 		`xxl_job_build_info{goversion="go1.26.8",revision="abc",version="1.2.3"} 1`,
+		`xxl_job_pending_triggers 4`,
+		`xxl_job_pending_triggers_taken_over_total{outcome="submitted",stage="decided"} 1`,
+		`xxl_job_pending_triggers_taken_over_total{outcome="received",stage="sending"} 2`,
 		`go_goroutines `,
 	} {
 		if !strings.Contains(out, want+"\n") && !strings.Contains(out, want) {

@@ -53,6 +53,8 @@ type Config struct {
 	Console Console // xxl.job.console.* (new keys)
 
 	OpenAPI OpenAPI // xxl.job.openapi.* (new keys)
+
+	Durable Durable // xxl.job.durable-triggers* (new keys)
 	HTTP    HTTP    // server.tomcat.* limits, read by their Spring Boot names
 
 	// Exposed lists the actuator endpoints named by
@@ -139,6 +141,22 @@ type OpenAPI struct {
 	User string
 }
 
+// Durable holds the keys of durable retries and child triggers (new: the
+// Java admin has no such thing and ignores them).
+type Durable struct {
+	// Enabled (xxl.job.durable-triggers, default true) stores every retry
+	// and child trigger this admin decides in xxl_job_pending_trigger
+	// (created at start when missing) until it is sent, and sweeps up those
+	// other admins of ours left. false uses no such table, as Java.
+	Enabled bool
+	// Lease (xxl.job.durable-triggers.lease, default 30 s; a number is
+	// milliseconds, or a duration such as 30s) is how long after an admin
+	// last moved a pending trigger any admin may take it over. A trigger
+	// whose /run may be under way is held longer, by the executor call
+	// limit.
+	Lease time.Duration
+}
+
 // HTTP holds the connection limits of the admin's HTTP server. The keys are
 // Spring Boot's Tomcat ones; the meaning is ours (documented per field).
 type HTTP struct {
@@ -200,6 +218,8 @@ var defaults = map[string]string{
 	"xxl.job.console.secret":                               "",
 	"xxl.job.openapi.token":                                "",
 	"xxl.job.openapi.user":                                 "",
+	"xxl.job.durable-triggers":                             "true",
+	"xxl.job.durable-triggers.lease":                       "30s",
 	"server.tomcat.max-connections":                        "8192",
 	"server.tomcat.connection-timeout":                     "20000",
 	"management.endpoints.web.exposure.include":            "health",
@@ -505,6 +525,11 @@ func build(r resolver, generation int) (*Config, error) {
 		errs = append(errs, fmt.Errorf("xxl.job.openapi.token: use at least 16 characters"))
 	case c.OpenAPI.Token == c.AccessToken:
 		errs = append(errs, fmt.Errorf("xxl.job.openapi.token: must differ from xxl.job.accessToken (every executor knows that one)"))
+	}
+	c.Durable = Durable{Enabled: r.boolean("xxl.job.durable-triggers"),
+		Lease: springDuration("xxl.job.durable-triggers.lease", r.str("xxl.job.durable-triggers.lease"), &errs)}
+	if c.Durable.Lease < time.Second {
+		errs = append(errs, fmt.Errorf("xxl.job.durable-triggers.lease: must be at least 1s"))
 	}
 	c.HTTP = HTTP{MaxConnections: r.integer("server.tomcat.max-connections", &errs),
 		ConnectionTimeout: springDuration("server.tomcat.connection-timeout", r.str("server.tomcat.connection-timeout"), &errs),

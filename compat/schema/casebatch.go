@@ -29,6 +29,9 @@ type caseBatch struct {
 	values [][]any
 	// where is a fixed extra condition (may be "").
 	where string
+	// types are the columns' MySQL types for a table other than the
+	// xxl_job_* ones (nil: tables24's).
+	types map[string]string
 }
 
 func (c caseBatch) build(d dialect) sq.Sqlizer {
@@ -38,7 +41,11 @@ func (c caseBatch) build(d dialect) sq.Sqlizer {
 	caseOf := func(k int, column string) {
 		b.WriteString(column)
 		b.WriteString(" = CASE id")
-		then := " WHEN ? THEN " + d.typedParam(tables24[c.table][column])
+		typ := tables24[c.table][column]
+		if c.types != nil {
+			typ = c.types[column]
+		}
+		then := " WHEN ? THEN " + d.typedParam(typ)
 		for i, id := range c.ids {
 			b.WriteString(then)
 			args = append(args, id, c.values[i][k])

@@ -23,6 +23,9 @@ type PrepareOptions struct {
 	// to this admin: a later xxl-job release may give a column semantics
 	// that firing without it would get wrong).
 	AllowUnknownColumns bool
+	// SkipPendingTable leaves PendingTable alone: it is created when
+	// missing unless this is set (xxl.job.durable-triggers=false).
+	SkipPendingTable bool
 }
 
 // PrepareResult says what Prepare found and did, for the start-up log.
@@ -31,9 +34,12 @@ type PrepareResult struct {
 	// ScheduleTimezone: xxl_job_info has the optional schedule_timezone
 	// column (per-job time zones).
 	ScheduleTimezone bool
-	Created          bool     // the tables and seed rows were created
-	LockInserted     bool     // the missing schedule_lock row was inserted
-	Warnings         []string // accepted differences (widened types, extra indexes)
+	Created          bool // the tables and seed rows were created
+	LockInserted     bool // the missing schedule_lock row was inserted
+	// PendingCreated: PendingTable, the table of our durable retries and
+	// child triggers, was created.
+	PendingCreated bool
+	Warnings       []string // accepted differences (widened types, extra indexes)
 }
 
 // Prepare makes the database usable without ever altering existing tables:
@@ -42,7 +48,10 @@ type PrepareResult struct {
 // and checked against its generation — a missing table or column, a column
 // of neither generation, or a half-upgraded 3.x user table is refused —
 // and only a missing schedule_lock row is added, since without it Java and
-// Go admins alike pre-read the same jobs and fire them twice.
+// Go admins alike pre-read the same jobs and fire them twice. Beside the
+// xxl_job_* tables, our own PendingTable is created when missing (unless
+// opts.SkipPendingTable): no Java admin reads it, so it changes nothing for
+// them.
 //
 // Admins starting at the same moment on an empty database all come up: on
 // MySQL they take turns under a named lock (prepare_lock.go); elsewhere the
@@ -82,7 +91,7 @@ func (s *Store) checkAndCreate(ctx context.Context, opts PrepareOptions) (Prepar
 		} else {
 			res.Created, res.Generation = true, opts.Create
 			s.shape.Generation, s.shape.RegistryUnique, s.shape.ScheduleTimezone = opts.Create, opts.Create == Gen3, false
-			return res, nil
+			return res, s.preparePending(ctx, opts, &res)
 		}
 	}
 	gen := detectGeneration(found)
@@ -98,7 +107,18 @@ func (s *Store) checkAndCreate(ctx context.Context, opts PrepareOptions) (Prepar
 	sort.Strings(res.Warnings)
 	inserted, err := s.ensureScheduleLock(ctx)
 	res.LockInserted = inserted
-	return res, err
+	if err != nil {
+		return res, err
+	}
+	return res, s.preparePending(ctx, opts, &res)
+}
+
+// preparePending creates our own table unless opts says not to.
+func (s *Store) preparePending(ctx context.Context, opts PrepareOptions, res *PrepareResult) error {
+	if opts.SkipPendingTable {
+		return nil
+	}
+	return s.ensurePendingTable(ctx, res)
 }
 
 // checkIndexes warns of extra indexes and, on a 3.x database, of the 3.4.2

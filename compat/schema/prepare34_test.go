@@ -30,7 +30,7 @@ func TestPrepareCreates34(t *testing.T) {
 		ctx := context.Background()
 		res, err := s.Prepare(ctx, PrepareOptions{Create: Gen3})
 		mustNoErr(t, err)
-		if !reflect.DeepEqual(res, PrepareResult{Generation: Gen3, Created: true}) {
+		if !reflect.DeepEqual(res, PrepareResult{Generation: Gen3, Created: true, PendingCreated: true}) {
 			t.Fatalf("first Prepare = %+v", res)
 		}
 		if s.Generation() != Gen3 {
@@ -134,7 +134,9 @@ func TestCreate34MatchesJavaScript(t *testing.T) {
 	}
 	t.Parallel()
 	ours, java := openMySQL(t), openMySQL(t)
-	_, err := ours.Prepare(context.Background(), PrepareOptions{Create: Gen3})
+	// Our own table is left out: the comparison is of Java's tables
+	// (TestPendingTablePrepared covers ours beside them).
+	_, err := ours.Prepare(context.Background(), PrepareOptions{Create: Gen3, SkipPendingTable: true})
 	mustNoErr(t, err)
 	for _, stmt := range javaScript34(t) {
 		rawExec(t, java, stmt)
@@ -168,7 +170,7 @@ func TestCreate34MatchesJavaScript(t *testing.T) {
 	// nothing to warn about.
 	res, err := java.Prepare(context.Background(), PrepareOptions{})
 	mustNoErr(t, err)
-	if !reflect.DeepEqual(res, PrepareResult{Generation: Gen3}) {
+	if !reflect.DeepEqual(res, PrepareResult{Generation: Gen3, PendingCreated: true}) {
 		t.Errorf("Prepare of the 3.4.2 script's database = %+v", res)
 	}
 }

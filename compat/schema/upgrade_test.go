@@ -19,7 +19,9 @@ var quiet = ActivityOptions{Idle: -1, Watch: time.Millisecond}
 
 // describeSchema lists what a schema is made of, sorted, on each backend:
 // every column's type, nullability and default, and every index with its
-// columns and uniqueness (column order and comments aside).
+// columns and uniqueness (column order and comments aside). Our own
+// PendingTable is left out: these are Java's tables (the upgrade leaves
+// ours alone, TestUpgradeLeavesPendingTable).
 func describeSchema(t *testing.T, s *Store) []string {
 	t.Helper()
 	var queries []string
@@ -58,6 +60,11 @@ func describeSchema(t *testing.T, s *Store) []string {
 				ptrs[i] = &vals[i]
 			}
 			mustNoErr(t, rows.Scan(ptrs...))
+			if v, ok := vals[0].([]byte); ok && strings.HasPrefix(string(v), PendingTable) {
+				continue
+			} else if v, ok := vals[0].(string); ok && strings.HasPrefix(v, PendingTable) {
+				continue
+			}
 			var parts []string
 			for _, v := range vals {
 				if b, ok := v.([]byte); ok {

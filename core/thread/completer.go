@@ -39,6 +39,7 @@ type Completer struct {
 	unknown *loglimit.Repeats // callbacks for logs that do not exist
 	obs     CallbackObserver
 	rule    ChildRule
+	durable *trigger.Durable
 }
 
 var _ api.Callbacks = (*Completer)(nil)
@@ -55,13 +56,17 @@ type CompleterConfig struct {
 	// Children is how child job ids are read: ChildRule242 (the zero
 	// value) or ChildRule342, the admin that owns the database.
 	Children ChildRule
+	// Durable, when set, stores each child trigger as a pending row in the
+	// transaction that stores its parent's result (trigger.Durable), so it
+	// is sent even if this admin stops before it did.
+	Durable *trigger.Durable
 }
 
 // NewCompleter creates the completer.
 func NewCompleter(cfg CompleterConfig) *Completer {
 	return &Completer{store: cfg.Store, gc: cfg.Store.NewGroupCommit(64), texts: cfg.Texts, trigger: cfg.Trigger,
 		now: orNow(cfg.Now), log: cfg.Log.With().Str("component", "completer").Logger(), unknown: loglimit.NewRepeats(0, nil), obs: cfg.Observer,
-		rule: cfg.Children}
+		rule: cfg.Children, durable: cfg.Durable}
 }
 
 // Callback processes one /api/callback POST, item by item in order, as one
@@ -106,8 +111,10 @@ func (c *Completer) Callback(ctx context.Context, items []api.HandleCallbackPara
 				}
 			}
 			finished = len(rows)
-			_, err = tx.LogFinishMany(ctx, rows)
-			return err
+			if _, err = tx.LogFinishMany(ctx, rows); err != nil {
+				return err
+			}
+			return c.decide(ctx, tx, children)
 		})
 	})
 	if err != nil {
@@ -162,8 +169,8 @@ func (c *Completer) callbackItem(ctx context.Context, tx *schema.Store, logs map
 		return l, nil, false, err
 	}
 	logs[l.ID] = row // a repeat of this log later in the same POST is skipped
-	for _, id := range children {
-		fires = append(fires, childFire{parentLog: l.ID, jobID: id})
+	for i, id := range children {
+		fires = append(fires, childFire{parentLog: l.ID, jobID: id, seq: i})
 	}
 	return row, fires, true, nil
 }
@@ -229,10 +236,13 @@ func (c *Completer) Overwrite(ctx context.Context, l schema.JobLog) error {
 	return c.store.LogUpdateHandleInfo(ctx, l)
 }
 
-// childFire is a child job to queue once its parent's result is stored.
+// childFire is a child job to queue once its parent's result is stored:
+// the seq-th child of the parent's log, pending under claim when durable.
 type childFire struct {
 	parentLog int64
 	jobID     int
+	seq       int
+	claim     int64
 }
 
 func (c *Completer) finish(ctx context.Context, s *schema.Store, jobs jobCache, l schema.JobLog) (bool, []childFire, error) {
@@ -240,15 +250,47 @@ func (c *Completer) finish(ctx context.Context, s *schema.Store, jobs jobCache, 
 	if err != nil {
 		return false, nil, err
 	}
-	won, err := s.LogFinish(ctx, row)
+	fires := make([]childFire, len(children))
+	for i, id := range children {
+		fires[i] = childFire{parentLog: l.ID, jobID: id, seq: i}
+	}
+	var won bool
+	store := func(tx *schema.Store) error {
+		won, err = tx.LogFinish(ctx, row)
+		if err != nil || !won {
+			return err
+		}
+		return c.decide(ctx, tx, fires)
+	}
+	if c.durable != nil && len(fires) > 0 {
+		err = s.WithTx(ctx, store)
+	} else {
+		err = store(s)
+	}
 	if err != nil || !won {
 		return false, nil, err
 	}
-	fires := make([]childFire, len(children))
-	for i, id := range children {
-		fires[i] = childFire{parentLog: l.ID, jobID: id}
-	}
 	return true, fires, nil
+}
+
+// decide stores the children as pending rows in the transaction that
+// stores their parents' results (when durable), setting their claims.
+func (c *Completer) decide(ctx context.Context, tx *schema.Store, fires []childFire) error {
+	if c.durable == nil || len(fires) == 0 {
+		return nil
+	}
+	rows := make([]schema.PendingTrigger, len(fires))
+	for i := range fires {
+		req := childRequest(fires[i])
+		rows[i] = c.durable.Decision(&req, fires[i].parentLog, fires[i].seq)
+		fires[i].claim = req.Pending
+	}
+	return tx.PendingInsert(ctx, rows)
+}
+
+// childRequest is the trigger of a child job.
+func childRequest(f childFire) trigger.Request {
+	return trigger.Request{JobID: f.jobID, Type: trigger.TypeParent, FailRetryCount: -1, Pending: f.claim}
 }
 
 // result is the row a finished log gets: on success the child-trigger text
@@ -278,8 +320,12 @@ func (c *Completer) result(ctx context.Context, s *schema.Store, jobs jobCache, 
 // retried callback can never fire them twice.
 func (c *Completer) fire(fires []childFire) {
 	for _, f := range fires {
-		if err := c.trigger.Submit(trigger.Request{JobID: f.jobID, Type: trigger.TypeParent, FailRetryCount: -1}); err != nil {
-			c.log.Error().Err(err).Int64("log_id", f.parentLog).Int("job_id", f.jobID).Msg("child job not queued")
+		if err := c.trigger.Submit(childRequest(f)); err != nil {
+			ev := c.log.Error()
+			if f.claim != 0 {
+				ev = c.log.Warn().Str("pending", "a sweeper submits it again once its lease runs out")
+			}
+			ev.Err(err).Int64("log_id", f.parentLog).Int("job_id", f.jobID).Msg("child job not queued")
 		}
 	}
 }

@@ -46,6 +46,7 @@ type failStore interface {
 	LogUpdateTriggerInfo(ctx context.Context, l schema.JobLog) error
 	JobLoad(ctx context.Context, id int) (schema.JobInfo, error)
 	GroupLoad(ctx context.Context, id int) (schema.Group, error)
+	WithTx(ctx context.Context, fn func(tx *schema.Store) error) error
 }
 
 // FailMonitorConfig configures the fail monitor.
@@ -68,6 +69,10 @@ type FailMonitorConfig struct {
 	// row's trigger_msg: "" is 2.4.2's RetryColor242, the 3.4.2 admin
 	// writes RetryColor342 (app picks by the database's generation).
 	RetryColor string
+	// Durable, when set, stores each retry as a pending row in the
+	// transaction that writes its retry marker (trigger.Durable), so it is
+	// sent even if this admin stops before it did.
+	Durable *trigger.Durable
 }
 
 // The retry marker's colour: JobFailMonitorHelper.java 2.4.2 line 56 and
@@ -204,9 +209,11 @@ func (m *FailMonitor) handle(ctx context.Context, id int64) error {
 }
 
 // retry appends the retry marker to the failed log and queues the RETRY
-// trigger. The marker is stored first: if the process dies in between, the
-// retry is lost rather than run twice, and a reclaimed row that already
-// carries the marker is not retried again.
+// trigger. The marker is stored first, and with Durable the retry's
+// pending row in the same transaction: if the process dies before the
+// retry is sent, a sweeper sends it (without Durable it is lost rather
+// than run twice); a reclaimed row that already carries the marker is not
+// retried again.
 func (m *FailMonitor) retry(ctx context.Context, l schema.JobLog) error {
 	color := m.cfg.RetryColor
 	if color == "" {
@@ -222,16 +229,31 @@ func (m *FailMonitor) retry(ctx context.Context, l schema.JobLog) error {
 	}
 	msg := old + marker
 	l.TriggerMsg = &msg
-	if err := m.cfg.Store.LogUpdateTriggerInfo(ctx, l); err != nil {
-		return err
-	}
 	req := trigger.Request{JobID: l.JobID, Type: trigger.TypeRetry, FailRetryCount: l.ExecutorFailRetryCount - 1,
 		ExecutorParam: l.ExecutorParam}
 	if l.ExecutorShardingParam != nil {
 		req.ShardingParam = *l.ExecutorShardingParam
 	}
+	var err error
+	if d := m.cfg.Durable; d != nil {
+		err = m.cfg.Store.WithTx(ctx, func(tx *schema.Store) error {
+			if err := tx.LogUpdateTriggerInfo(ctx, l); err != nil {
+				return err
+			}
+			return tx.PendingInsert(ctx, []schema.PendingTrigger{d.Decision(&req, l.ID, 0)})
+		})
+	} else {
+		err = m.cfg.Store.LogUpdateTriggerInfo(ctx, l)
+	}
+	if err != nil {
+		return err
+	}
 	if err := m.cfg.Trigger.Submit(req); err != nil {
-		m.log.Error().Err(err).Int64("log_id", l.ID).Int("job_id", l.JobID).Msg("fail retry not queued")
+		ev := m.log.Error()
+		if req.Pending != 0 {
+			ev = m.log.Warn().Str("pending", "a sweeper submits it again once its lease runs out")
+		}
+		ev.Err(err).Int64("log_id", l.ID).Int("job_id", l.JobID).Msg("fail retry not queued")
 	}
 	return nil
 }

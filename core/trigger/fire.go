@@ -21,6 +21,11 @@ type outcome struct {
 	row  schema.JobLog
 	typ  Type
 	code int
+	// pending is the durable trigger's claim (0: not durable); abandoned
+	// marks a durable row that was not sent and whose result is not the
+	// flow's to store (see send).
+	pending   int64
+	abandoned bool
 }
 
 // fire is the second stage of processTrigger for one prepared row: the
@@ -47,7 +52,10 @@ func (f *Flow) fire(ctx context.Context, fr *firing) outcome {
 	msg.RouteMsg = routeMsg
 	code := api.CodeFail
 	if address != nil {
-		r := f.client.Run(ctx, *address, param)
+		r, sent := f.send(ctx, fr, *address, param)
+		if !sent {
+			return outcome{typ: p.typ, abandoned: true}
+		}
 		code = r.Code
 		msg.Run = &runOutcome{Address: *address, Code: r.Code, Msg: r.Msg}
 	}
@@ -55,7 +63,7 @@ func (f *Flow) fire(ctx context.Context, fr *firing) outcome {
 	row.ID, row.TriggerCode = fr.logID, code
 	row.TriggerMsg = schema.Ptr(clipBytes(msg.renderAs(f.layout, f.texts), textColumnBytes))
 	row.ExecutorAddress = clipPtr(address, 255)
-	return outcome{typ: p.typ, code: code, row: row}
+	return outcome{typ: p.typ, code: code, row: row, pending: fr.pending}
 }
 
 // record is the last stage: the finished rows' results written (one
@@ -64,6 +72,7 @@ func (f *Flow) fire(ctx context.Context, fr *firing) outcome {
 // line of its own, up to a few per second; the rest are counted in the
 // pools' summary line.
 func (f *Flow) record(ctx context.Context, outs []outcome) error {
+	outs = withoutAbandoned(outs)
 	if len(outs) == 0 {
 		return nil
 	}
@@ -71,7 +80,8 @@ func (f *Flow) record(ctx context.Context, outs []outcome) error {
 	for i, o := range outs {
 		rows[i] = o.row
 	}
-	if err := f.store.LogTriggerResultMany(ctx, rows); err != nil {
+	outs, err := f.storeResults(ctx, outs, rows)
+	if err != nil {
 		return err
 	}
 	f.stats.add(len(rows), statementsFor(len(rows)))
@@ -95,6 +105,8 @@ func (f *Flow) record(ctx context.Context, outs []outcome) error {
 // message ("" for none).
 func (f *Flow) pickAddress(ctx context.Context, p *plan, sh shard) (*string, string) {
 	switch {
+	case p.fixed != "":
+		return &p.fixed, ""
 	case p.groupMissing:
 		return nil, "executor group [" + strconv.Itoa(p.job.JobGroup) + "] not found"
 	case p.route == nil:

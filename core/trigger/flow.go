@@ -46,6 +46,9 @@ type FlowConfig struct {
 	Log zerolog.Logger
 	// Observer sees every trigger's outcome; nil means none.
 	Observer Observer
+	// Durable holds the leases of durable triggers (Request.Pending); nil
+	// takes DefaultLease and DefaultSendLease.
+	Durable *Durable
 }
 
 // Flow runs triggers (XxlJobTrigger.trigger) in three stages, each for many
@@ -66,6 +69,7 @@ type Flow struct {
 	obs    Observer
 	tally  *tally
 	stats  writeStats
+	leases *leases // of durable triggers (Request.Pending)
 }
 
 // NewFlow builds a Flow.
@@ -80,6 +84,7 @@ func NewFlow(cfg FlowConfig) *Flow {
 		now:    cfg.Now,
 		log:    cfg.Log.With().Str("component", "trigger").Logger(),
 		obs:    cfg.Observer,
+		leases: newLeases(cfg.Durable, cfg.Store),
 	}
 	if f.texts == nil {
 		f.texts = i18n.Load("zh_CN")

@@ -25,6 +25,8 @@ type plan struct {
 	broadcast    bool           // route is SHARDING_BROADCAST
 	override     *shard         // accepted sharding param
 	blockTitle   string
+	pending      int64  // Request.Pending
+	fixed        string // the one address a recovered row goes to (Resume)
 }
 
 func (f *Flow) plan(ctx context.Context, req Request, job schema.JobInfo) (*plan, error) {

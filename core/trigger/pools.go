@@ -186,7 +186,9 @@ func (p *Pools) Stop() {
 // Submit queues a trigger without blocking. When the chosen pool is full it
 // returns ErrPoolFull and records a failed log row (asynchronously) so the
 // trigger does not vanish — unless it is a planned fire with a misfire
-// strategy, which misfires instead (see lane.misfire).
+// strategy, which misfires instead (see lane.misfire), or a durable one
+// (Request.Pending), whose pending row a sweeper submits again once its
+// lease runs out.
 func (p *Pools) Submit(req Request) error {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
@@ -201,9 +203,9 @@ func (p *Pools) Submit(req Request) error {
 			// row, which the fail monitor would alarm and retry, adding
 			// load to an admin that has none to spare.
 			l.misfire([]Request{req})
-		} else {
+		} else if req.Pending == 0 {
 			p.reject(l, req)
-		}
+		} // a durable trigger stays pending: a sweeper submits it again
 		return fmt.Errorf("job %d: %s pool (%d queued): %w", req.JobID, l.name, l.intake.cap, ErrPoolFull)
 	}
 	return nil

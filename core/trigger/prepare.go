@@ -15,6 +15,10 @@ type firing struct {
 	shard shard
 	logID int64
 	at    time.Time // trigger_time and logDateTime
+	// pending is the claim of the row's pending row (0: not durable);
+	// rec is set when the row is one another admin left (Resume).
+	pending int64
+	rec     *recovery
 }
 
 // prepare is the first stage of many triggers: their jobs reloaded in one
@@ -39,16 +43,21 @@ func (f *Flow) prepare(ctx context.Context, reqs []Request) ([]*firing, error) {
 	fired := make([]*firing, 0, len(reqs))
 	rows := make([]schema.JobLog, 0, len(reqs))
 	var missing []int
+	var gone []int64 // claims of durable triggers whose jobs are gone
 	for _, req := range reqs {
 		job, ok := jobs[req.JobID]
 		if !ok {
 			missing = append(missing, req.JobID)
+			if req.Pending != 0 {
+				gone = append(gone, req.Pending)
+			}
 			continue
 		}
 		p, err := f.plan(ctx, req, job)
 		if err != nil {
 			return nil, fmt.Errorf("job %d: %w", req.JobID, err)
 		}
+		p.pending = req.Pending
 		at := now
 		if req.At.After(now) {
 			at = req.At
@@ -62,7 +71,7 @@ func (f *Flow) prepare(ctx context.Context, reqs []Request) ([]*firing, error) {
 		f.log.Warn().Ints("job_ids", missing[:min(len(missing), 10)]).Int("count", len(missing)).
 			Msg("trigger skipped: job not found")
 	}
-	logIDs, err := f.store.LogSaveMany(ctx, rows)
+	fired, logIDs, err := f.saveLogs(ctx, fired, rows, gone)
 	if err != nil {
 		return nil, err
 	}

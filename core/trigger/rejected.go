@@ -98,5 +98,5 @@ func (f *Flow) failed(fr *firing, reason string) outcome {
 	row := p.logRow(&fr.at, fr.shard)
 	row.ID, row.TriggerCode = fr.logID, api.CodeFail
 	row.TriggerMsg = schema.Ptr(clipBytes(f.shortText(p.typ, p.failRetry, escapeText(reason)), textColumnBytes))
-	return outcome{typ: p.typ, code: api.CodeFail, row: row}
+	return outcome{typ: p.typ, code: api.CodeFail, row: row, pending: fr.pending}
 }

@@ -28,6 +28,10 @@ type Request struct {
 	// of At is handled by it (FIRE_ONCE_NOW fires once now, anything else
 	// skips it) instead of going out late.
 	Misfire string
+	// Pending is the claim of the durable record of a retry or child
+	// trigger (see Durable), 0 for none: the flow moves its pending row
+	// along as it goes, and stops when the claim no longer holds it.
+	Pending int64
 }
 
 // PrepareLead is how long before its planned second a schedule fire should

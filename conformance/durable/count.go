@@ -1,0 +1,181 @@
+package durable
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/fakeexec"
+)
+
+// Figures are what a run (or several, added up) measured. A child is
+// decided when its parent's success is stored (each parent decides two);
+// a retry when its failed log carries the retry marker. "Fired once" is
+// from the executor's ledger (runs started per log id) and from
+// xxl_job_log (rows per job); lost and doubled likewise.
+type Figures struct {
+	Runs, Kills int
+	// ChildrenDecided and RetriesDecided are the decisions; FiredOnce how
+	// many of them the executor ran exactly once, Lost and Doubled the
+	// rest (Doubled also counts a log id run twice). The Log… figures are
+	// the same from xxl_job_log's rows.
+	ChildrenDecided, RetriesDecided   int
+	FiredOnce, Lost, Doubled          int
+	LogFiredOnce, LogLost, LogDoubled int
+	// Unrecorded counts child and retry rows left without a trigger
+	// result; Undecided failed logs a killed admin's fail monitor left
+	// claimed (taken back after 10 minutes, then retried: not decided yet).
+	Unrecorded, Undecided int
+	// TakenOver counts the pending triggers admins took over from a
+	// killed one, by "stage/outcome" (from the admins' logs).
+	TakenOver map[string]int
+}
+
+// Add adds another run's figures.
+func (f *Figures) Add(o Figures) {
+	f.Runs += o.Runs
+	f.Kills += o.Kills
+	f.ChildrenDecided += o.ChildrenDecided
+	f.RetriesDecided += o.RetriesDecided
+	f.FiredOnce += o.FiredOnce
+	f.Lost += o.Lost
+	f.Doubled += o.Doubled
+	f.LogFiredOnce += o.LogFiredOnce
+	f.LogLost += o.LogLost
+	f.LogDoubled += o.LogDoubled
+	f.Unrecorded += o.Unrecorded
+	f.Undecided += o.Undecided
+	if f.TakenOver == nil {
+		f.TakenOver = map[string]int{}
+	}
+	for k, v := range o.TakenOver {
+		f.TakenOver[k] += v
+	}
+}
+
+// Decided is all decisions.
+func (f Figures) Decided() int { return f.ChildrenDecided + f.RetriesDecided }
+
+// Table is the figures as the report prints them.
+func (f Figures) Table() string {
+	var b strings.Builder
+	line := func(k string, v any) { fmt.Fprintf(&b, "  %-44s %v\n", k, v) }
+	line("runs", f.Runs)
+	line("admins SIGKILLed", f.Kills)
+	line("children decided", f.ChildrenDecided)
+	line("retries decided", f.RetriesDecided)
+	line("fired once (executor ledger)", f.FiredOnce)
+	line("lost (executor ledger)", f.Lost)
+	line("doubled (executor ledger)", f.Doubled)
+	line("fired once (xxl_job_log)", f.LogFiredOnce)
+	line("lost (xxl_job_log)", f.LogLost)
+	line("doubled (xxl_job_log)", f.LogDoubled)
+	line("child/retry rows without a result", f.Unrecorded)
+	line("failed logs left claimed (not decided yet)", f.Undecided)
+	for _, k := range slices.Sorted(maps.Keys(f.TakenOver)) {
+		line("taken over at "+k, f.TakenOver[k])
+	}
+	return b.String()
+}
+
+// count pairs the decisions with the runs: per family, the parent's
+// stored successes decide one run of each child; each failing child's
+// marked original decides one retry.
+func count(l *Load, rows []row, ledger map[int64]fakeexec.Entry, marker string) Figures {
+	type tally struct{ okParents, child, orig, retry, marked, execChild, execOrig, execRetry int }
+	per := map[int]*tally{} // by parent
+	famOf := map[int]int{}  // job → parent
+	for _, f := range l.Families {
+		per[f.Parent] = &tally{}
+		famOf[f.Parent], famOf[f.Child], famOf[f.Failing] = f.Parent, f.Parent, f.Parent
+	}
+	var fig Figures
+	byID := map[int64]row{}
+	for _, r := range rows {
+		byID[r.id] = r
+		t := per[famOf[r.job]]
+		if t == nil {
+			continue
+		}
+		switch l.Kind(r.job) {
+		case "P":
+			if r.handleCode == 200 {
+				t.okParents++
+			}
+			continue
+		case "C":
+			t.child++
+		case "F":
+			if r.retryCount == 1 {
+				t.orig++
+				switch {
+				case strings.Contains(r.triggerMsg, marker):
+					t.marked++
+				case r.alarmStatus < 0:
+					fig.Undecided++
+				}
+			} else {
+				t.retry++
+			}
+		}
+		if r.triggerCode == 0 {
+			fig.Unrecorded++
+		}
+	}
+	for id, e := range ledger {
+		kind := l.Kind(e.JobID)
+		if kind == "" || kind == "P" || e.Started == 0 {
+			continue
+		}
+		if e.Started > 1 {
+			fig.Doubled += e.Started - 1
+		}
+		t := per[famOf[e.JobID]]
+		switch r, ok := byID[id]; {
+		case kind == "C":
+			t.execChild++
+		case ok && r.retryCount == 1:
+			t.execOrig++
+		case ok:
+			t.execRetry++
+		default:
+			fig.Doubled++ // a run of no log row of the run
+		}
+	}
+	add := func(want, got int, once, lost, doubled *int) {
+		*once += min(want, got)
+		*lost += max(want-got, 0)
+		*doubled += max(got-want, 0)
+	}
+	for _, t := range per {
+		fig.ChildrenDecided += 2 * t.okParents
+		fig.RetriesDecided += t.marked
+		add(t.okParents, t.execChild, &fig.FiredOnce, &fig.Lost, &fig.Doubled)
+		add(t.okParents, t.execOrig, &fig.FiredOnce, &fig.Lost, &fig.Doubled)
+		add(t.marked, t.execRetry, &fig.FiredOnce, &fig.Lost, &fig.Doubled)
+		add(t.okParents, t.child, &fig.LogFiredOnce, &fig.LogLost, &fig.LogDoubled)
+		add(t.okParents, t.orig, &fig.LogFiredOnce, &fig.LogLost, &fig.LogDoubled)
+		add(t.marked, t.retry, &fig.LogFiredOnce, &fig.LogLost, &fig.LogDoubled)
+	}
+	return fig
+}
+
+// takenOver counts the sweepers' takeovers in an admin's JSON log by
+// "stage/outcome".
+func takenOver(log []byte, into map[string]int) {
+	for _, l := range bytes.Split(log, []byte("\n")) {
+		if !bytes.Contains(l, []byte(`"took over a pending trigger`)) {
+			continue
+		}
+		var m struct {
+			Stage   int    `json:"stage"`
+			Outcome string `json:"outcome"`
+		}
+		if json.Unmarshal(l, &m) == nil && m.Outcome != "" {
+			into[[]string{"decided", "logged", "sending"}[min(max(m.Stage, 0), 2)]+"/"+m.Outcome]++
+		}
+	}
+}

@@ -1,0 +1,93 @@
+package durable
+
+import (
+	"testing"
+
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/fakeexec"
+)
+
+const testMarker = ">>>>>>>>>>>retry<<<<<<<<<<<"
+
+// countFixture is one family whose parent succeeded twice: two children
+// and two failing children decided, both failing ones marked for a retry.
+func countFixture() (*Load, []row, map[int64]fakeexec.Entry) {
+	l := &Load{Families: []Family{{Parent: 1, Child: 2, Failing: 3}}, kind: map[int]string{1: "P", 2: "C", 3: "F"}}
+	rows := []row{
+		{id: 10, job: 1, triggerCode: 200, handleCode: 200},
+		{id: 11, job: 1, triggerCode: 200, handleCode: 200},
+		{id: 12, job: 1, triggerCode: 0, handleCode: 0}, // a parent fire lost with its admin: decides nothing
+		{id: 20, job: 2, triggerCode: 200, handleCode: 200},
+		{id: 21, job: 2, triggerCode: 200, handleCode: 200},
+		{id: 30, job: 3, retryCount: 1, triggerCode: 200, handleCode: 500, triggerMsg: "x" + testMarker},
+		{id: 31, job: 3, retryCount: 1, triggerCode: 200, handleCode: 500, triggerMsg: "y" + testMarker},
+		{id: 32, job: 3, retryCount: 0, triggerCode: 200, handleCode: 500},
+		{id: 33, job: 3, retryCount: 0, triggerCode: 200, handleCode: 500},
+	}
+	ledger := map[int64]fakeexec.Entry{}
+	for _, r := range rows {
+		if r.triggerCode != 0 {
+			ledger[r.id] = fakeexec.Entry{JobID: r.job, Received: 1, Started: 1}
+		}
+	}
+	return l, rows, ledger
+}
+
+// TestCountExact: every decision fired once counts as such.
+func TestCountExact(t *testing.T) {
+	l, rows, ledger := countFixture()
+	f := count(l, rows, ledger, testMarker)
+	if f.ChildrenDecided != 4 || f.RetriesDecided != 2 || f.FiredOnce != 6 || f.LogFiredOnce != 6 ||
+		f.Lost+f.Doubled+f.LogLost+f.LogDoubled+f.Unrecorded != 0 {
+		t.Fatalf("figures:\n%s", f.Table())
+	}
+}
+
+// TestCountFindsFaults: a child never run, a retry run twice under one log
+// id, an extra retry row, a row left without a result and a failed log
+// left claimed are each seen.
+func TestCountFindsFaults(t *testing.T) {
+	cases := []struct {
+		name    string
+		breakIt func(rows []row, ledger map[int64]fakeexec.Entry) []row
+		check   func(f Figures) bool
+	}{
+		{"child not run", func(rows []row, ledger map[int64]fakeexec.Entry) []row {
+			delete(ledger, 21)
+			return rows
+		}, func(f Figures) bool { return f.Lost == 1 && f.LogLost == 0 }},
+		{"child row missing", func(rows []row, ledger map[int64]fakeexec.Entry) []row {
+			delete(ledger, 21)
+			return append(rows[:4], rows[5:]...)
+		}, func(f Figures) bool { return f.Lost == 1 && f.LogLost == 1 }},
+		{"retry run twice", func(rows []row, ledger map[int64]fakeexec.Entry) []row {
+			e := ledger[32]
+			e.Started = 2
+			ledger[32] = e
+			return rows
+		}, func(f Figures) bool { return f.Doubled == 1 && f.LogDoubled == 0 }},
+		{"retry fired twice", func(rows []row, ledger map[int64]fakeexec.Entry) []row {
+			ledger[34] = fakeexec.Entry{JobID: 3, Received: 1, Started: 1}
+			return append(rows, row{id: 34, job: 3, triggerCode: 200, handleCode: 500})
+		}, func(f Figures) bool { return f.Doubled == 1 && f.LogDoubled == 1 }},
+		{"unrecorded", func(rows []row, ledger map[int64]fakeexec.Entry) []row {
+			rows[3].triggerCode = 0
+			return rows
+		}, func(f Figures) bool { return f.Unrecorded == 1 }},
+		{"left claimed", func(rows []row, ledger map[int64]fakeexec.Entry) []row {
+			rows[6].triggerMsg, rows[6].alarmStatus = "y", -1
+			delete(ledger, 33)
+			return append(rows[:8], rows[9:]...)
+		}, func(f Figures) bool {
+			return f.Undecided == 1 && f.RetriesDecided == 1 && f.Lost == 0 && f.LogLost == 0
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			l, rows, ledger := countFixture()
+			rows = c.breakIt(rows, ledger)
+			if f := count(l, rows, ledger, testMarker); !c.check(f) {
+				t.Fatalf("figures:\n%s", f.Table())
+			}
+		})
+	}
+}

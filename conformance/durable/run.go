@@ -1,0 +1,203 @@
+package durable
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/xxl-admin-go/xxl-admin-go/compat/i18n"
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/conformance/cluster"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/fakeexec"
+)
+
+// Setup is one run's shape.
+type Setup struct {
+	Bin string
+	// URLs are the admins' datasources, one per admin slot (the same URL
+	// for a one-server cluster, a node's each on Galera).
+	URLs       []string
+	User, Pass string
+	Generation schema.Generation
+	Families   int
+	Load       time.Duration // how long the parents fire
+	Kills      int           // SIGKILLs during Load, at random moments
+	Lease      string        // xxl.job.durable-triggers.lease
+	Extra      []string      // more admin arguments
+	Dir        string        // admin logs
+	Logf       func(format string, args ...any)
+}
+
+// startMargin puts the parents' first fire after every admin's first
+// schedule round (which comes 4–5 s after its start).
+const startMargin = 8 * time.Second
+
+// settleLimit bounds the wait for everything decided to be seen through
+// once the parents stop: the longest takeover (a row being sent: lease +
+// executor call limit, 13 s here), the fail monitor's 10 s pass, a margin.
+const settleLimit = 2 * time.Minute
+
+// Run runs the load, kills admins at random moments (each restarted at
+// once), stops the parents, waits until every decided child and retry is
+// seen through, and counts.
+func Run(ctx context.Context, db *cluster.DB, su Setup) (Figures, error) {
+	exec := fakeexec.Start(fakeexec.Config{})
+	defer exec.Close()
+	load, err := Seed(ctx, db.Store, su.Families, exec.Address())
+	if err != nil {
+		return Figures{}, err
+	}
+	// The parents all fire at the start of each second; runs that take up
+	// to 300 ms and children's /run answered within 400 ms spread their
+	// children over the second, so that a kill at any moment finds some
+	// decided, some being prepared, some in /run.
+	exec.Configure(fakeexec.Config{
+		Result: func(job int) int {
+			if load.Kind(job) == "F" {
+				return 500
+			}
+			return 200
+		},
+		RunTime: func(int) time.Duration { return time.Duration(rand.IntN(300)) * time.Millisecond },
+		Delay: func(job int) time.Duration {
+			if load.Kind(job) == "P" {
+				return 0
+			}
+			return time.Duration(rand.IntN(400)) * time.Millisecond
+		},
+	})
+	f := newFleet(su.Bin, su.URLs, su.User, su.Pass, su.Dir, exec, append([]string{"--xxl.job.durable-triggers.lease=" + su.Lease}, su.Extra...)...)
+	defer f.killAll()
+	for i := range su.URLs {
+		if err := f.start(i); err != nil {
+			return Figures{}, err
+		}
+	}
+	first := time.Now().Truncate(time.Second).Add(startMargin)
+	if err := load.Arm(ctx, db, first); err != nil {
+		return Figures{}, err
+	}
+	end := first.Add(su.Load)
+	for _, at := range killTimes(first, end, su.Kills) {
+		if !sleepUntil(ctx, at) {
+			return Figures{}, ctx.Err()
+		}
+		victim := rand.IntN(len(su.URLs))
+		f.kill(victim)
+		su.Logf("SIGKILLed admin %d at %s", victim, at.Format("15:04:05.000"))
+		if err := f.start(victim); err != nil {
+			return Figures{}, err
+		}
+	}
+	if !sleepUntil(ctx, end) {
+		return Figures{}, ctx.Err()
+	}
+	if err := load.Stop(ctx, db); err != nil {
+		return Figures{}, err
+	}
+	if err := settle(ctx, db, exec, load, su.Logf); err != nil {
+		return Figures{}, err
+	}
+	rows, err := load.rows(ctx, db.SQL)
+	if err != nil {
+		return Figures{}, err
+	}
+	texts := i18n.Load("zh_CN")
+	if su.Generation == schema.Gen3 {
+		texts = i18n.LoadFor(3, "zh_CN")
+	}
+	fig := count(load, rows, exec.Ledger(), ">>>>>>>>>>>"+texts.Text("jobconf_trigger_type_retry")+"<<<<<<<<<<<")
+	fig.Runs, fig.Kills, fig.TakenOver = 1, su.Kills, map[string]int{}
+	f.killAll()
+	for _, name := range f.logFiles() {
+		b, _ := os.ReadFile(name)
+		takenOver(b, fig.TakenOver)
+	}
+	return fig, nil
+}
+
+// killTimes are n random moments between from and to, at least 2 s apart
+// and 2 s from either end (an admin's restart takes about a second).
+func killTimes(from, to time.Time, n int) []time.Time {
+	span := to.Sub(from) - 4*time.Second
+	for {
+		var out []time.Time
+		for range n {
+			out = append(out, from.Add(2*time.Second+time.Duration(rand.Int64N(int64(span)))))
+		}
+		slices.SortFunc(out, func(a, b time.Time) int { return a.Compare(b) })
+		ok := true
+		for i := 1; i < len(out); i++ {
+			ok = ok && out[i].Sub(out[i-1]) >= 2*time.Second
+		}
+		if ok || span < time.Duration(n)*2*time.Second {
+			return out
+		}
+	}
+}
+
+// settle waits until nothing decided is left to see through: no pending
+// row, no failed log waiting for the fail monitor, no run queued, running
+// or waiting for its callback, and none of that changing for 3 s (a retry
+// is decided a moment after its failed log is claimed).
+func settle(ctx context.Context, db *cluster.DB, exec *fakeexec.Executor, load *Load, logf func(string, ...any)) error {
+	start := time.Now()
+	defer func() { logf("settled in %s", time.Since(start).Round(time.Second)) }()
+	ctx, cancel := context.WithTimeout(ctx, settleLimit)
+	defer cancel()
+	// The parents' last fires leave the admins' rings and pools within
+	// 5 s of the stop.
+	if !sleepUntil(ctx, time.Now().Add(6*time.Second)) {
+		return ctx.Err()
+	}
+	var last string
+	stable := 0
+	for {
+		idle := func() bool {
+			c, cancel := context.WithTimeout(ctx, 10*time.Millisecond)
+			defer cancel()
+			return exec.WaitIdle(c)
+		}()
+		pending, err := pendingCount(ctx, db.SQL)
+		if err != nil {
+			return err
+		}
+		var waiting, rows int
+		err = db.SQL.QueryRowContext(ctx, fmt.Sprintf("SELECT COUNT(*), COALESCE(SUM(CASE WHEN alarm_status = 0 AND "+
+			"NOT ((trigger_code IN (0, 200) AND handle_code = 0) OR handle_code = 200) THEN 1 ELSE 0 END), 0) "+
+			"FROM xxl_job_log WHERE job_group = %d", load.Group)).Scan(&rows, &waiting)
+		if err != nil {
+			return fmt.Errorf("settle: %w", err)
+		}
+		state := fmt.Sprintf("pending %d, failed logs waiting %d, rows %d, runs %d, executor idle %v", pending, waiting, rows, len(exec.Ledger()), idle)
+		if pending == 0 && waiting == 0 && idle && state == last {
+			stable++
+		} else {
+			stable = 0
+		}
+		if stable >= 3 {
+			return nil
+		}
+		if last != state && time.Since(start) > 20*time.Second {
+			logf("settling: %s", state)
+		}
+		last = state
+		if !sleepUntil(ctx, time.Now().Add(time.Second)) {
+			return fmt.Errorf("not settled after %s: %s", settleLimit, state)
+		}
+	}
+}
+
+func sleepUntil(ctx context.Context, at time.Time) bool {
+	t := time.NewTimer(time.Until(at))
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
