@@ -16,6 +16,9 @@
 // ../shared/reference/xxl-job-admin-2.4.2.jar) instead of ours.
 // -inprocess runs our admin inside this process (app.Run), so that
 // -cpuprofile can profile it; the executor's CPU is then included.
+// -ab before=bin/a,after=bin/b -rounds 3 compares admin binaries: they run
+// alternately (A B, B A, A B) at each job count, and ab-<N>.md gives each
+// one's median and range.
 package main
 
 import (
@@ -61,6 +64,8 @@ func run() error {
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "with -inprocess: write a CPU profile of the measured part here")
 	keep := flag.Bool("keep", false, "keep the admin logs (temporary directory)")
 	flag.BoolVar(&o.dump, "dump", false, "with -keep: also write every run received and every log row there")
+	ab := flag.String("ab", "", "label=path,label=path…: compare these admin binaries, alternating (see -rounds)")
+	rounds := flag.Int("rounds", 3, "with -ab: runs per binary and job count")
 	flag.Parse()
 	o.extra = strings.Fields(*extra)
 	switch {
@@ -74,6 +79,17 @@ func run() error {
 		return errors.New("-inprocess runs our admin only")
 	case o.admin == "java" && o.db != "mysql":
 		return errors.New("the Java admin needs MySQL/MariaDB")
+	case *ab != "" && (o.admin != "ours" || o.inProcess || o.bin != ""):
+		return errors.New("-ab runs our admin binaries it names: not with -admin java, -inprocess or -bin")
+	case *rounds < 1:
+		return errors.New("-rounds: want at least 1")
+	}
+	var bins []binary
+	if *ab != "" {
+		var err error
+		if bins, err = parseAB(*ab); err != nil {
+			return err
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -97,7 +113,7 @@ func run() error {
 		if _, err := os.Stat(o.jar); err != nil {
 			return fmt.Errorf("-jar: %w", err)
 		}
-	} else if o.bin == "" && !o.inProcess {
+	} else if o.bin == "" && !o.inProcess && bins == nil {
 		if o.bin, err = cluster.BuildAdmin(ctx, tmp); err != nil {
 			return err
 		}
@@ -107,19 +123,25 @@ func run() error {
 			return err
 		}
 	}
+	var counts []int
 	for _, s := range strings.Split(*jobs, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n <= 0 {
 			return fmt.Errorf("-jobs: %q is not a positive count", s)
 		}
+		counts = append(counts, n)
+	}
+	if bins != nil {
+		return runAB(ctx, o, bins, *rounds, counts)
+	}
+	for _, n := range counts {
 		rep, err := measure(ctx, o, n)
 		if err != nil {
 			return fmt.Errorf("%s, %d jobs: %w", o.admin, n, err)
 		}
 		b, _ := json.MarshalIndent(rep, "", "  ")
 		fmt.Println(string(b))
-		name := fmt.Sprintf("sched-%s-%d%s.json", o.admin, n, o.tag)
-		if err := os.WriteFile(filepath.Join(o.out, name), append(b, '\n'), 0o644); err != nil {
+		if err := writeReport(o.out, rep, o.tag); err != nil {
 			return err
 		}
 	}
