@@ -34,7 +34,7 @@ func (s *Store) JobScheduleQuery(ctx context.Context, maxNextTime int64, size in
 	if lock := s.d.lockSuffix(); lock != "" {
 		b = b.Suffix(lock)
 	}
-	j, err := selectAll(ctx, s, b, scanScheduleJob)
+	j, err := s.scheduleJobs(ctx, b, size)
 	if err != nil {
 		return nil, fmt.Errorf("pre-read jobs due by %d: %w", maxNextTime, err)
 	}
@@ -45,11 +45,32 @@ func (s *Store) JobScheduleQuery(ctx context.Context, maxNextTime int64, size in
 var scheduleColumns = []string{"id", "job_group", "schedule_type", "schedule_conf", "misfire_strategy",
 	"trigger_status", "trigger_last_time", "trigger_next_time"}
 
-func scanScheduleJob(sc scanner) (JobInfo, error) {
+// scheduleJobs runs a select of scheduleColumns, at most size rows, each
+// scanned into one reused JobInfo by the column scanners of scan.go; the
+// result starts at the last pre-read's size, not doubling up to it.
+func (s *Store) scheduleJobs(ctx context.Context, b sq.Sqlizer, size int) ([]JobInfo, error) {
+	rows, err := s.query(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
 	var j JobInfo
-	err := sc.Scan(&j.ID, &j.JobGroup, &j.ScheduleType, &j.ScheduleConf, &j.MisfireStrategy,
-		&j.TriggerStatus, &j.TriggerLastTime, &j.TriggerNextTime)
-	return j, err
+	cols := []any{&intCol{&j.ID}, &intCol{&j.JobGroup}, &stringCol{&j.ScheduleType, s.strs},
+		&nullStringCol{&j.ScheduleConf, s.strs}, &stringCol{&j.MisfireStrategy, s.strs}, &intCol{&j.TriggerStatus},
+		&int64Col{&j.TriggerLastTime}, &int64Col{&j.TriggerNextTime}}
+	out := make([]JobInfo, 0, min(max(size, 0), int(s.scheduleRows.Load())+16))
+	for rows.Next() {
+		j = JobInfo{}
+		if err := rows.Scan(cols...); err != nil {
+			return nil, err
+		}
+		out = append(out, j)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	s.scheduleRows.Store(int64(len(out)))
+	return out, nil
 }
 
 // JobScheduleUpdate is scheduleUpdate: last/next trigger time and status only.
