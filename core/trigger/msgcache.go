@@ -19,8 +19,9 @@ type msgCache struct {
 const (
 	// msgShards spreads the senders (up to 300 at once) over locks.
 	msgShards = 64
-	// msgShardJobs bounds a shard; a full one starts over.
-	msgShardJobs = 4096
+	// msgShardJobs bounds a shard; a full one starts over. 64 × 1,024
+	// jobs of about 700 bytes each (the key and a text) are at most 45 MiB.
+	msgShardJobs = 1024
 )
 
 type msgShard struct {
