@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/procstat"
 )
 
 // binary is one admin binary of an A/B comparison (-ab label=path,…).
@@ -60,12 +62,17 @@ func runAB(ctx context.Context, o options, bins []binary, rounds int, counts []i
 			for _, b := range order {
 				ro := o
 				ro.bin, ro.tag = b.path, "-"+b.label+"-r"+strconv.Itoa(r)
-				fmt.Fprintf(os.Stderr, "benchsched: A/B %s, %d jobs, round %d of %d\n", b.label, n, r, rounds)
+				busy, waited, err := settle(ctx, o.settle)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(os.Stderr, "benchsched: A/B %s, %d jobs, round %d of %d (box %.0f%% busy after %s of settling)\n",
+					b.label, n, r, rounds, 100*busy, waited.Round(time.Second))
 				rep, err := measure(ctx, ro, n)
 				if err != nil {
 					return fmt.Errorf("%s, %d jobs, round %d: %w", b.label, n, r, err)
 				}
-				rep.Label = b.label
+				rep.Label, rep.BusyBefore = b.label, 100*busy
 				if err := writeReport(o.out, rep, ro.tag); err != nil {
 					return err
 				}
@@ -120,7 +127,7 @@ func abTable(bins []binary, reps map[string][]*report, n, rounds int) []byte {
 			col(func(r *report) float64 { return r.DBCPUPerTrig }, "%.4f"),
 			col(func(r *report) float64 { return r.OtherCPUPercent }, "%.0f"))
 	}
-	b.WriteString("\nEvery run, in order:\n\n| round | binary | p50 / p99 ms | admin CPU ms/trigger | MariaDB CPU ms/trigger | other CPU % |\n|---:|---|---|---:|---:|---:|\n")
+	b.WriteString("\nEvery run, in order:\n\n| round | binary | busy before % | p50 / p99 ms | admin CPU ms/trigger | MariaDB CPU ms/trigger | other CPU % |\n|---:|---|---:|---|---:|---:|---:|\n")
 	for r := range rounds {
 		order := slices.Clone(bins)
 		if (r+1)%2 == 0 {
@@ -131,12 +138,46 @@ func abTable(bins []binary, reps map[string][]*report, n, rounds int) []byte {
 				continue
 			}
 			rep := reps[bin.label][r]
-			fmt.Fprintf(&b, "| %d | %s | %.0f / %.0f | %.4f | %.4f | %.0f |\n", r+1, bin.label,
+			fmt.Fprintf(&b, "| %d | %s | %.0f | %.0f / %.0f | %.4f | %.4f | %.0f |\n", r+1, bin.label, rep.BusyBefore,
 				rep.LatenessMs.P50, rep.LatenessMs.P99, rep.CPUPerTrigger, rep.DBCPUPerTrig, rep.OtherCPUPercent)
 		}
 	}
-	b.WriteString("\nother CPU %: the box's busy CPU time during the measured seconds that was neither the admin's, MariaDB's nor the harness's (executor included), in % of one core: other work on a shared machine.\n")
+	b.WriteString("\nbusy before %: the share of the box's CPU busy over the 2 s before the run began (each run first waits, up to -settle, for at most 15 %).\n")
+	b.WriteString("other CPU %: the box's busy CPU time during the measured seconds that was neither the admin's, MariaDB's nor the harness's (executor included), in % of one core: other work on a shared machine.\n")
 	return b.Bytes()
+}
+
+// Settling: on a shared box each run of an A/B comparison starts once the
+// box is quiet — at most quietBusy of its CPU busy over quietWindow — or
+// after limit, so that other work lands in the runs less often.
+const (
+	quietBusy   = 0.15
+	quietWindow = 2 * time.Second
+)
+
+// settle waits for a quiet box, at most limit (0: not at all), and returns
+// the busy share of the last window and how long it waited.
+func settle(ctx context.Context, limit time.Duration) (busy float64, waited time.Duration, err error) {
+	start := time.Now()
+	for {
+		idle0, total0, err := procstat.SystemCPU()
+		if err != nil {
+			return 0, 0, err
+		}
+		if !sleepUntil(ctx, time.Now().Add(quietWindow)) {
+			return 0, 0, ctx.Err()
+		}
+		idle1, total1, err := procstat.SystemCPU()
+		if err != nil {
+			return 0, 0, err
+		}
+		if total1 > total0 {
+			busy = 1 - float64(idle1-idle0)/float64(total1-total0)
+		}
+		if busy <= quietBusy || time.Since(start) >= limit {
+			return busy, time.Since(start), nil
+		}
+	}
 }
 
 // spread is "median [min–max]" of v.

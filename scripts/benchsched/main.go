@@ -66,6 +66,7 @@ func run() error {
 	flag.BoolVar(&o.dump, "dump", false, "with -keep: also write every run received and every log row there")
 	ab := flag.String("ab", "", "label=path,label=path…: compare these admin binaries, alternating (see -rounds)")
 	rounds := flag.Int("rounds", 3, "with -ab: runs per binary and job count")
+	flag.DurationVar(&o.settle, "settle", 2*time.Minute, "with -ab: wait up to this long for a quiet box (≤ 15 % busy over 2 s) before each run")
 	flag.Parse()
 	o.extra = strings.Fields(*extra)
 	switch {

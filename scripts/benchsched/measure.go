@@ -78,8 +78,10 @@ type report struct {
 	// that was not the admin's, MariaDB's or this harness's (the fake
 	// executor's included), in % of one core: other work on a shared box.
 	OtherCPUPercent float64 `json:"other_cpu_pct"`
-	// Label names the binary of an A/B comparison (-ab).
-	Label string `json:"label,omitempty"`
+	// Label names the binary of an A/B comparison (-ab); BusyBefore is
+	// the box's busy share (%) over the 2 s before the run (its settling).
+	Label      string  `json:"label,omitempty"`
+	BusyBefore float64 `json:"busy_before_pct,omitempty"`
 
 	LoadAvgStart string `json:"loadavg_start"` // before the admin started
 	LoadAvgEnd   string `json:"loadavg_end"`
