@@ -70,6 +70,7 @@ type Client struct {
 	http     *http.Client
 	idleConn func()
 	direct   *direct
+	dests    destinations
 }
 
 // NewClient builds a Client; zero config values take the defaults.
@@ -121,6 +122,7 @@ func NewClient(cfg ClientConfig) *Client {
 		},
 		idleConn: transport.CloseIdleConnections,
 		direct:   newDirect(dialer, cfg.MaxIdleConnsPerHost, transport.IdleConnTimeout),
+		dests:    destinations{m: map[destKey]destination{}},
 	}
 }
 
@@ -130,30 +132,33 @@ func (c *Client) CloseIdleConnections() {
 	c.direct.closeIdle()
 }
 
-// Run sends a trigger (§3.4).
+// Run sends a trigger (§3.4). Its body is encoded straight into the
+// request's pooled buffer (TriggerParam.appendGson).
 func (c *Client) Run(ctx context.Context, address string, p TriggerParam) ReturnT[string] {
-	return call[string](ctx, c, address, "run", p, c.maxBody)
+	r := c.outgoing(address, "run")
+	r.buf = p.appendGson(r.buf)
+	return call[string](ctx, c, r, nil, c.maxBody)
 }
 
 // Beat probes an executor for FAILOVER (§3.2); the body is the JSON string
 // "" as the Java client sends it.
 func (c *Client) Beat(ctx context.Context, address string) ReturnT[string] {
-	return call[string](ctx, c, address, "beat", "", c.maxBody)
+	return callJSON[string](ctx, c, address, "beat", "", c.maxBody)
 }
 
 // IdleBeat probes a job thread for BUSYOVER (§3.3).
 func (c *Client) IdleBeat(ctx context.Context, address string, p IdleBeatParam) ReturnT[string] {
-	return call[string](ctx, c, address, "idleBeat", p, c.maxBody)
+	return callJSON[string](ctx, c, address, "idleBeat", p, c.maxBody)
 }
 
 // Kill stops a job thread (§3.5).
 func (c *Client) Kill(ctx context.Context, address string, p KillParam) ReturnT[string] {
-	return call[string](ctx, c, address, "kill", p, c.maxBody)
+	return callJSON[string](ctx, c, address, "kill", p, c.maxBody)
 }
 
 // Log reads a page of an execution log (§3.6).
 func (c *Client) Log(ctx context.Context, address string, p LogParam) ReturnT[LogResult] {
-	return call[LogResult](ctx, c, address, "log", p, c.maxLog)
+	return callJSON[LogResult](ctx, c, address, "log", p, c.maxLog)
 }
 
 // ExecutorURL joins an executor address and a path word as Java does
@@ -166,26 +171,37 @@ func ExecutorURL(address, word string) string {
 	return a + word
 }
 
-// call performs one POST and interprets the answer (§3.1), reading at most
-// maxBody bytes of it within the call limit.
-func call[T any](ctx context.Context, c *Client, address, word string, param any, maxBody int64) ReturnT[T] {
-	url := ExecutorURL(address, word)
-	if isTrimBlank(address) {
+// callJSON is call with a body encoded by reflection (gsonReflect).
+func callJSON[T any](ctx context.Context, c *Client, address, word string, param any, maxBody int64) ReturnT[T] {
+	r := c.outgoing(address, word)
+	body, err := gsonReflect(param)
+	r.buf = append(r.buf, body...)
+	return call[T](ctx, c, r, err, maxBody)
+}
+
+// call performs one POST of r (its body encoded, or encodeErr) and
+// interprets the answer (§3.1), reading at most maxBody bytes of it within
+// the call limit. It releases r.
+func call[T any](ctx context.Context, c *Client, r *outgoing, encodeErr error, maxBody int64) ReturnT[T] {
+	defer release(r)
+	url := r.dest.url
+	if r.dest.blank {
 		// Java has no client for a blank address and the caller fails
 		// with a null-pointer error (§3.8); report it plainly instead.
 		return remotingError[T]("executor address is blank", url)
 	}
-	body, err := gsonJSON(param)
-	if err != nil {
-		return remotingError[T]("encode request: "+err.Error(), url)
+	if encodeErr != nil {
+		return remotingError[T]("encode request: "+encodeErr.Error(), url)
 	}
 	var status int
 	var answer []byte
 	var failure string
-	if target, ok := c.direct.target(url, c.token); ok {
-		status, answer, failure = c.direct.exchange(ctx, target, body, c.timeout, c.limit, maxBody)
+	if r.dest.direct {
+		status, answer, failure = c.direct.exchange(ctx, r.dest.target, r.buf, r.start, c.timeout, c.limit, maxBody)
 	} else {
-		status, answer, failure = c.exchangeHTTP(ctx, url, body, maxBody)
+		// Not the pooled buffer: net/http may still hold the body when Do
+		// has returned.
+		status, answer, failure = c.exchangeHTTP(ctx, url, bytes.Clone(r.buf[r.start:]), maxBody)
 	}
 	switch {
 	case failure != "":
@@ -193,11 +209,11 @@ func call[T any](ctx context.Context, c *Client, address, word string, param any
 	case status != http.StatusOK:
 		return Fail[T]("xxl-job remoting fail, StatusCode(" + strconv.Itoa(status) + ") invalid. for url : " + url)
 	}
-	r, err := DecodeReturnT[T](answer)
+	ret, err := DecodeReturnT[T](answer)
 	if err != nil {
 		return Fail[T]("xxl-job remoting (url=" + url + ") response content invalid(" + string(answer) + ").")
 	}
-	return r
+	return ret
 }
 
 // exchangeHTTP is one POST through net/http (https addresses and anything

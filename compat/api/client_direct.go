@@ -10,7 +10,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"strconv"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -18,7 +17,8 @@ import (
 
 // direct calls executors at plain http:// addresses over its own pool of
 // keep-alive HTTP/1.1 connections: the request goes out in one write and
-// the answer is read by the calling goroutine, parsed by net/http's own
+// the answer is read by the calling goroutine — a plain one (readPlain)
+// straight from the connection's buffer, any other by net/http's own
 // response reader. net/http's Transport runs two goroutines per connection
 // and hands every request and answer between them; at thousands of
 // triggers a second that hand-off cost about as much admin CPU as the
@@ -40,6 +40,7 @@ type dconn struct {
 	br     *bufio.Reader
 	since  time.Time // idle since
 	reused bool
+	probe  openProbe // stillOpen's state, made once per connection
 }
 
 // target is where and what one direct call sends.
@@ -95,19 +96,16 @@ func validHeader(v string) bool {
 // aLongTimeAgo is a deadline in the past: it aborts a blocked read or write.
 var aLongTimeAgo = time.Unix(1, 0)
 
-// exchange sends one POST and reads its answer: the status, the answer of
-// a 200, or the failure text (as the net/http path words it). Each wait for
-// data may last idle; the whole call at most limit.
-func (d *direct) exchange(ctx context.Context, t target, body []byte, idle, limit time.Duration, maxBody int64) (int, []byte, string) {
+// exchange sends one POST, the body in buf[start:] after headRoom(t)
+// bytes of room for the head, and reads its answer: the status, the answer
+// of a 200, or the failure text (as the net/http path words it). Each wait
+// for data may last idle; the whole call at most limit.
+func (d *direct) exchange(ctx context.Context, t target, buf []byte, start int, idle, limit time.Duration, maxBody int64) (int, []byte, string) {
 	if err := ctx.Err(); err != nil {
 		return 0, nil, err.Error()
 	}
 	deadline := time.Now().Add(limit)
-	req := make([]byte, 0, len(t.head)+len(body)+16)
-	req = append(req, t.head...)
-	req = strconv.AppendInt(req, int64(len(body)), 10)
-	req = append(req, "\r\n\r\n"...)
-	req = append(req, body...)
+	req := frame(t, buf, start)
 	for attempt := 0; ; attempt++ {
 		c, err := d.get(ctx, t.hostport, deadline)
 		if err != nil {
@@ -171,8 +169,13 @@ func (e errTooLarge) Error() string {
 // readAnswer does). reuse tells whether the connection may serve another
 // call.
 func readDirect(c *dconn, idle time.Duration, deadline time.Time, maxBody int64) (status int, answer []byte, reuse bool, err error) {
+	_ = c.SetReadDeadline(earliest(time.Now().Add(idle), deadline))
+	if answer, reuse, ok, err := readPlain(c.br, maxBody); err != nil {
+		return 0, nil, false, err
+	} else if ok {
+		return http.StatusOK, answer, reuse, nil
+	}
 	arm := func() { _ = c.SetReadDeadline(earliest(time.Now().Add(idle), deadline)) }
-	arm()
 	var resp *http.Response
 	for {
 		if resp, err = http.ReadResponse(c.br, nil); err != nil {

@@ -2,6 +2,9 @@
 
 package api
 
+// openProbe holds nothing here: stillOpen cannot peek.
+type openProbe struct{}
+
 // stillOpen cannot peek without waiting here: a connection the executor
 // closed while it idled is found out by the call that uses it (sent again
 // when nothing was written, else failed like any broken connection).

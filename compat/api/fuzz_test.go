@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -146,6 +147,39 @@ func FuzzDecodeTriggerParam(f *testing.F) {
 		var p TriggerParam
 		if json.Unmarshal(data, &p) == nil {
 			roundTrip(t, p, gsonJSON)
+			if want, _ := gsonReflect(p); !bytes.Equal(p.appendGson(nil), want) {
+				t.Fatalf("appendGson %s, gsonReflect %s", p.appendGson(nil), want)
+			}
+		}
+	})
+}
+
+// FuzzTriggerParamEncoding holds the /run body's own encoder to the
+// reflection one (encoding/json with Gson's two extra escapes), which the
+// wire tests compare with the Java admin's bytes: any member values,
+// invalid UTF-8, control characters and absent members included.
+func FuzzTriggerParamEncoding(f *testing.F) {
+	f.Add(401, "demoJobHandler", "中文 <b>&'\"= \\ tab\tend", "SERIAL_EXECUTION", 3, int64(1051), int64(1795328526855), "BEAN", "", int64(-1), 0, 1, uint8(0))
+	f.Add(-7, "\x00\x1f\x7f", "\u2028\u2029\xff\xfe", "\b\f\r\n", -1, int64(-9), int64(0), "GLUE_SHELL", "#!/bin/sh\necho 'x=y'", int64(1<<62), -3, -4, uint8(0b10101))
+	f.Fuzz(func(t *testing.T, job int, handler, param, block string, timeout int, logID, logTime int64, glue, source string, glueTime int64, index, total int, absent uint8) {
+		p := TriggerParam{JobID: job, ExecutorHandler: &handler, ExecutorParams: &param, ExecutorBlockStrategy: &block,
+			ExecutorTimeout: timeout, LogID: logID, LogDateTime: logTime, GlueType: glue, GlueSource: &source,
+			GlueUpdatetime: glueTime, BroadcastIndex: index, BroadcastTotal: total}
+		for bit, member := range []**string{&p.ExecutorHandler, &p.ExecutorParams, &p.ExecutorBlockStrategy, &p.GlueSource} {
+			if absent&(1<<bit) != 0 {
+				*member = nil
+			}
+		}
+		want, err := gsonReflect(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.appendGson(nil); !bytes.Equal(got, want) {
+			t.Fatalf("appendGson\n got  %s\n want %s", got, want)
+		}
+		// Appending keeps what the buffer held.
+		if got := p.appendGson([]byte("head")); string(got) != "head"+string(want) {
+			t.Fatalf("appendGson after a prefix: %s", got)
 		}
 	})
 }

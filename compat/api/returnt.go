@@ -59,6 +59,14 @@ func (r *ReturnT[T]) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
+// The plain successes executors answer: 2.x's ReturnT.SUCCESS as Gson
+// writes it (null msg left out), with msg null, and 3.x's full envelope.
+const (
+	successCode           = `{"code":200}`
+	successCodeMsg        = `{"code":200,"msg":null}`
+	successCodeMsgContent = `{"code":200,"msg":null,"content":null}`
+)
+
 // errNoReturnT marks a body that holds no ReturnT at all (empty,
 // whitespace or null).
 var errNoReturnT = errors.New("no ReturnT object in the body")
@@ -71,7 +79,7 @@ func DecodeReturnT[T any](data []byte) (ReturnT[T], error) {
 	// The answer of nearly every /run, /beat and /idleBeat: a plain
 	// success, decoded thousands of times a second on a busy admin.
 	switch string(data) {
-	case `{"code":200}`, `{"code":200,"msg":null}`, `{"code":200,"msg":null,"content":null}`:
+	case successCode, successCodeMsg, successCodeMsgContent:
 		return ReturnT[T]{Code: CodeSuccess}, nil
 	}
 	out, present, err := decodeReturnT[T](data)

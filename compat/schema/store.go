@@ -33,6 +33,10 @@ type Store struct {
 	errs  *atomic.Int64 // shared with the Stores of its transactions
 	caps  *insertCaps   // shared likewise
 	shape *Shape        // what Prepare found; shared likewise
+	strs  *shortStrings // the trigger path's repeated values; shared likewise
+	// scheduleRows is the size of the last schedule pre-read, the next
+	// one's starting capacity; shared likewise.
+	scheduleRows *atomic.Int64
 
 	// prepareLockWait bounds how long Prepare waits on MySQL for another
 	// admin preparing the same database (see prepare_lock.go).
@@ -105,7 +109,8 @@ func newStore(db *sql.DB, d dialect, loc *time.Location) *Store {
 		loc = time.Local
 	}
 	return &Store{db: db, q: d.wrap(db), begin: db, d: d, loc: loc, sb: sq.StatementBuilder, errs: new(atomic.Int64),
-		caps: &insertCaps{}, shape: &Shape{Generation: Gen2}, prepareLockWait: defaultPrepareLockWait}
+		caps: &insertCaps{}, shape: &Shape{Generation: Gen2}, strs: &shortStrings{}, scheduleRows: new(atomic.Int64),
+		prepareLockWait: defaultPrepareLockWait}
 }
 
 // Errors counts the statements, transactions and pings the database failed

@@ -136,19 +136,27 @@ func (s *Store) JobTriggerLoad(ctx context.Context, ids []int) (map[int]JobInfo,
 			uniq = append(uniq, id)
 		}
 	}
-	scan := func(sc scanner) (JobInfo, error) {
-		var j JobInfo
-		err := sc.Scan(&j.ID, &j.JobGroup, &j.ExecutorRouteStrategy, &j.ExecutorHandler, &j.ExecutorParam,
-			&j.ExecutorBlockStrategy, &j.ExecutorTimeout, &j.ExecutorFailRetryCount, &j.GlueType, &j.GlueSource,
-			s.scanTime(&j.GlueUpdatetime))
-		return j, err
-	}
+	// Every row is scanned into j by scanners made once (scan.go).
+	var j JobInfo
+	glueTime := timeCol{timeScanner: s.scanTime(&j.GlueUpdatetime)}
+	cols := []any{&intCol{&j.ID}, &intCol{&j.JobGroup}, &nullStringCol{&j.ExecutorRouteStrategy, s.strs},
+		&nullStringCol{&j.ExecutorHandler, s.strs}, &nullStringCol{&j.ExecutorParam, s.strs},
+		&nullStringCol{&j.ExecutorBlockStrategy, s.strs}, &intCol{&j.ExecutorTimeout}, &intCol{&j.ExecutorFailRetryCount},
+		&stringCol{&j.GlueType, s.strs}, &nullStringCol{&j.GlueSource, s.strs}, &glueTime}
 	err := inChunks(uniq, func(chunk []int) error {
-		jobs, err := selectAll(ctx, s, s.sb.Select(triggerColumns...).From("xxl_job_info").Where(sq.Eq{"id": chunk}), scan)
-		for _, j := range jobs {
+		rows, err := s.query(ctx, s.sb.Select(triggerColumns...).From("xxl_job_info").Where(sq.Eq{"id": chunk}))
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			j = JobInfo{}
+			if err := rows.Scan(cols...); err != nil {
+				return err
+			}
 			out[j.ID] = j
 		}
-		return err
+		return rows.Err()
 	})
 	if err != nil {
 		return nil, fmt.Errorf("load %d jobs to trigger: %w", len(uniq), err)

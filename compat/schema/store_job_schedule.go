@@ -39,7 +39,7 @@ func (s *Store) JobScheduleQuery(ctx context.Context, maxNextTime int64, size in
 	if lock := s.d.lockSuffix(); lock != "" {
 		b = b.Suffix(lock)
 	}
-	j, err := selectAll(ctx, s, b, s.scanScheduleJob)
+	j, err := s.scheduleJobs(ctx, b, size)
 	if err != nil {
 		return nil, fmt.Errorf("pre-read jobs due by %d: %w", maxNextTime, err)
 	}
@@ -54,16 +54,35 @@ var (
 	scheduleColumnsZoned = append(slices.Clone(scheduleColumns), ColScheduleTimezone)
 )
 
-func (s *Store) scanScheduleJob(sc scanner) (JobInfo, error) {
-	var j JobInfo
-	if s.shape.ScheduleTimezone {
-		err := sc.Scan(&j.ID, &j.JobGroup, &j.ScheduleType, &j.ScheduleConf, &j.MisfireStrategy,
-			&j.TriggerStatus, &j.TriggerLastTime, &j.TriggerNextTime, &j.ScheduleTimezone)
-		return j, err
+// scheduleJobs runs a select of scheduleColumns (or scheduleColumnsZoned), at most size rows, each
+// scanned into one reused JobInfo by the column scanners of scan.go; the
+// result starts at the last pre-read's size, not doubling up to it.
+func (s *Store) scheduleJobs(ctx context.Context, b sq.Sqlizer, size int) ([]JobInfo, error) {
+	rows, err := s.query(ctx, b)
+	if err != nil {
+		return nil, err
 	}
-	err := sc.Scan(&j.ID, &j.JobGroup, &j.ScheduleType, &j.ScheduleConf, &j.MisfireStrategy,
-		&j.TriggerStatus, &j.TriggerLastTime, &j.TriggerNextTime)
-	return j, err
+	defer rows.Close()
+	var j JobInfo
+	cols := []any{&intCol{&j.ID}, &intCol{&j.JobGroup}, &stringCol{&j.ScheduleType, s.strs},
+		&nullStringCol{&j.ScheduleConf, s.strs}, &stringCol{&j.MisfireStrategy, s.strs}, &intCol{&j.TriggerStatus},
+		&int64Col{&j.TriggerLastTime}, &int64Col{&j.TriggerNextTime}}
+	if s.shape.ScheduleTimezone {
+		cols = append(cols, &nullStringCol{&j.ScheduleTimezone, s.strs})
+	}
+	out := make([]JobInfo, 0, min(max(size, 0), int(s.scheduleRows.Load())+16))
+	for rows.Next() {
+		j = JobInfo{}
+		if err := rows.Scan(cols...); err != nil {
+			return nil, err
+		}
+		out = append(out, j)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	s.scheduleRows.Store(int64(len(out)))
+	return out, nil
 }
 
 // JobScheduleUpdate is scheduleUpdate: last/next trigger time and status only.

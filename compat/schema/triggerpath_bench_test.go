@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -16,7 +17,9 @@ import (
 // the jobs' reload, the log rows, their results, their callbacks — one step
 // at a time, and reports the MariaDB server's CPU per row of each step
 // (server_us/row) when the server runs on this machine: the numbers behind
-// issue 11's CPU-per-trigger goal.
+// issue 11's CPU-per-trigger goal. Beside them, the admin's side of each
+// step: this process's CPU (admin_us/row, which includes building the
+// step's input rows) and its heap allocations per row (allocs/row, exact).
 func BenchmarkTriggerPath(b *testing.B) {
 	dsn := os.Getenv(mysqlDSNEnv)
 	if dsn == "" {
@@ -95,23 +98,37 @@ func BenchmarkTriggerPath(b *testing.B) {
 	}
 	spent := make([]time.Duration, len(steps))
 	server0 := make([]time.Duration, len(steps))
+	admin := make([]time.Duration, len(steps))
+	allocs := make([]uint64, len(steps))
+	self := os.Getpid()
+	var mem runtime.MemStats
 	rounds := 0
 	for b.Loop() {
 		for i, st := range steps {
 			c0 := serverCPU(server)
+			a0, _ := procstat.CPUTime(self)
+			runtime.ReadMemStats(&mem)
+			m0 := mem.Mallocs
 			t0 := time.Now()
 			if err := st.fn(); err != nil {
 				b.Fatalf("%s: %v", st.name, err)
 			}
 			spent[i] += time.Since(t0)
+			runtime.ReadMemStats(&mem)
+			allocs[i] += mem.Mallocs - m0
+			a1, _ := procstat.CPUTime(self)
+			admin[i] += a1 - a0
 			server0[i] += serverCPU(server) - c0
 		}
 		rounds++
 	}
 	for i, st := range steps {
-		b.ReportMetric(float64(spent[i].Microseconds())/float64(rounds*n), st.name+"_us/row")
+		rows := float64(rounds * n)
+		b.ReportMetric(float64(spent[i].Microseconds())/rows, st.name+"_us/row")
+		b.ReportMetric(float64(admin[i].Microseconds())/rows, st.name+"_admin_us/row")
+		b.ReportMetric(float64(allocs[i])/rows, st.name+"_allocs/row")
 		if server > 0 {
-			b.ReportMetric(float64(server0[i].Microseconds())/float64(rounds*n), st.name+"_server_us/row")
+			b.ReportMetric(float64(server0[i].Microseconds())/rows, st.name+"_server_us/row")
 		}
 	}
 }

@@ -65,3 +65,25 @@ func BenchmarkRound(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRingTick measures one tick of the ring holding n fires of one
+// second (the FIX_RATE 1 s jobs of bench-sched): the push of a round and
+// the take of the tick, which runs PrepareLead before the second and so
+// delays that second's preparation by its own length.
+func BenchmarkRingTick(b *testing.B) {
+	for _, n := range []int{1000, 8000} {
+		b.Run(fmt.Sprintf("fires=%d", n), func(b *testing.B) {
+			const second = 1_800_000_000
+			b.ReportAllocs()
+			for b.Loop() {
+				var r ring
+				for i := range n {
+					r.push(entry{jobID: i + 1, planned: second*1000 + int64(i%7), misfire: "DO_NOTHING"})
+				}
+				if got := len(r.take(second)); got != n {
+					b.Fatalf("took %d, want %d", got, n)
+				}
+			}
+		})
+	}
+}

@@ -22,16 +22,27 @@ const (
 // its answer counts at once, so a job whose every trigger hangs holds at
 // most the fast workers of its last half second instead of all of them.
 type demotion struct {
-	mu       sync.Mutex
-	minute   int64
-	counts   map[int]int
-	next     uint64
-	inFlight map[int]map[uint64]time.Time // job → its running triggers' starts
-	routed   int64                        // triggers sent to the slow pool
+	mu     sync.Mutex
+	minute int64
+	counts map[int]int
+	next   uint64
+	// inFlight holds each job's running triggers. A job's entry stays
+	// when its last trigger ends (a map made and dropped per trigger was
+	// an allocation each); roll drops the empty ones every minute.
+	inFlight map[int]*flights
+	routed   int64 // triggers sent to the slow pool
+}
+
+// flights are the running triggers of one job: few, usually one.
+type flights struct{ list []flight }
+
+type flight struct {
+	token uint64
+	start time.Time
 }
 
 func newDemotion() *demotion {
-	return &demotion{counts: map[int]int{}, inFlight: map[int]map[uint64]time.Time{}}
+	return &demotion{counts: map[int]int{}, inFlight: map[int]*flights{}}
 }
 
 // slow reports whether the job's next trigger belongs in the slow pool.
@@ -50,8 +61,12 @@ func (d *demotion) slow(jobID int, now time.Time) bool {
 
 // stuck reports whether a trigger of the job has run longer than slowCost.
 func (d *demotion) stuck(jobID int, now time.Time) bool {
-	for _, start := range d.inFlight[jobID] {
-		if now.Sub(start) > slowCost {
+	f := d.inFlight[jobID]
+	if f == nil {
+		return false
+	}
+	for _, fl := range f.list {
+		if now.Sub(fl.start) > slowCost {
 			return true
 		}
 	}
@@ -63,12 +78,12 @@ func (d *demotion) begin(jobID int, now time.Time) uint64 {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.next++
-	m := d.inFlight[jobID]
-	if m == nil {
-		m = map[uint64]time.Time{}
-		d.inFlight[jobID] = m
+	f := d.inFlight[jobID]
+	if f == nil {
+		f = &flights{}
+		d.inFlight[jobID] = f
 	}
-	m[d.next] = now
+	f.list = append(f.list, flight{token: d.next, start: now})
 	return d.next
 }
 
@@ -76,10 +91,12 @@ func (d *demotion) begin(jobID int, now time.Time) uint64 {
 func (d *demotion) end(jobID int, token uint64, cost time.Duration, now time.Time) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if m := d.inFlight[jobID]; m != nil {
-		delete(m, token)
-		if len(m) == 0 {
-			delete(d.inFlight, jobID)
+	if f := d.inFlight[jobID]; f != nil {
+		for i, fl := range f.list {
+			if fl.token == token {
+				f.list = append(f.list[:i], f.list[i+1:]...)
+				break
+			}
 		}
 	}
 	d.roll(now)
@@ -112,9 +129,9 @@ func (d *demotion) demoted(now time.Time) int {
 func (d *demotion) stats(now time.Time) (routed int64, stuck int) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	for _, m := range d.inFlight {
-		for _, start := range m {
-			if now.Sub(start) > slowCost {
+	for _, f := range d.inFlight {
+		for _, fl := range f.list {
+			if now.Sub(fl.start) > slowCost {
 				stuck++
 			}
 		}
@@ -126,5 +143,10 @@ func (d *demotion) roll(now time.Time) {
 	if m := now.UnixMilli() / 60000; m != d.minute {
 		d.minute = m
 		clear(d.counts)
+		for id, f := range d.inFlight {
+			if len(f.list) == 0 {
+				delete(d.inFlight, id)
+			}
+		}
 	}
 }

@@ -33,23 +33,24 @@ type outcome struct {
 func (f *Flow) fire(ctx context.Context, fr *firing) outcome {
 	p, sh := fr.plan, fr.shard
 	param := p.triggerParam(fr.logID, fr.at, sh)
-	msg := message{
-		Type:         p.typ,
-		AdminAddress: f.admin,
-		AddressType:  p.addressType,
-		Registry:     p.registry,
-		RouteTitle:   f.routeTitle(p),
-		BlockTitle:   p.blockTitle,
-		Timeout:      p.job.ExecutorTimeout,
-		FailRetry:    p.failRetry,
-		Handler:      p.job.ExecutorHandler,
-		Param:        p.param,
-	}
+	// What trigger_msg shows, as values: the message is built from it
+	// only when the job's cached text is not for the same (msgCache).
+	k := msgKey{registry: p.registry, msgFields: msgFields{
+		typ:         p.typ,
+		admin:       f.admin,
+		addressType: p.addressType,
+		registryNil: p.registry == nil,
+		routeTitle:  f.routeTitle(p),
+		blockTitle:  p.blockTitle,
+		timeout:     p.job.ExecutorTimeout,
+		failRetry:   p.failRetry,
+	}}
+	k.setTexts(p.job.ExecutorHandler, p.param)
 	if p.broadcast {
-		msg.Shard = &sh
+		k.shard, k.hasShard = sh, true
 	}
 	address, routeMsg := f.pickAddress(ctx, p, sh)
-	msg.RouteMsg = routeMsg
+	k.routeMsg = routeMsg
 	code := api.CodeFail
 	if address != nil {
 		r, sent := f.send(ctx, fr, *address, param)
@@ -57,11 +58,14 @@ func (f *Flow) fire(ctx context.Context, fr *firing) outcome {
 			return outcome{typ: p.typ, abandoned: true}
 		}
 		code = r.Code
-		msg.Run = &runOutcome{Address: *address, Code: r.Code, Msg: r.Msg}
+		k.setRun(*address, r.Code, r.Msg)
 	}
 	row := p.logRow(&fr.at, sh)
 	row.ID, row.TriggerCode = fr.logID, code
-	row.TriggerMsg = schema.Ptr(clipBytes(msg.renderAs(f.layout, f.texts), textColumnBytes))
+	if row.TriggerMsg = f.msgs.get(p.job.ID, &k); row.TriggerMsg == nil {
+		m := k.message()
+		row.TriggerMsg = f.msgs.put(p.job.ID, &k, clipBytes(m.renderAs(f.layout, f.texts), textColumnBytes))
+	}
 	row.ExecutorAddress = clipPtr(address, 255)
 	return outcome{typ: p.typ, code: code, row: row, pending: fr.pending}
 }
@@ -126,7 +130,16 @@ func (f *Flow) pickAddress(ctx context.Context, p *plan, sh shard) (*string, str
 	if !res.OK() {
 		return nil, res.Msg
 	}
-	return &res.Address, res.Msg
+	// The registry's own copy of the address when it is one (always, for
+	// the strategies of route): a pointer to the result's would be an
+	// allocation per trigger.
+	for i := range p.registry {
+		if p.registry[i] == res.Address {
+			return &p.registry[i], res.Msg
+		}
+	}
+	address := res.Address
+	return &address, res.Msg
 }
 
 // triggerParam is the /run body (executor-protocol.md §3.4); column values

@@ -66,6 +66,7 @@ type Flow struct {
 	now    func() time.Time
 	log    zerolog.Logger
 	groups *groupCache
+	msgs   *msgCache // nil renders every trigger_msg (tests' reference)
 	obs    Observer
 	tally  *tally
 	stats  writeStats
@@ -99,6 +100,7 @@ func NewFlow(cfg FlowConfig) *Flow {
 		f.routes = route.NewRegistry(route.Config{Prober: newProber(cfg.Client, f.layout), Text: f.texts.Text})
 	}
 	f.groups = newGroupCache(cfg.Store, f.now)
+	f.msgs = &msgCache{}
 	f.tally = newTally(f.now)
 	return f
 }

@@ -30,14 +30,18 @@ type groupEntry struct {
 	group   schema.Group
 	missing bool
 	loaded  time.Time
+	// registry is the group's address list, split once per load (see
+	// registryList) and shared by every trigger of the group: nothing
+	// writes to it.
+	registry []string
 }
 
 func newGroupCache(store *schema.Store, now func() time.Time) *groupCache {
 	return &groupCache{store: store, now: now, entries: map[int]groupEntry{}}
 }
 
-// load returns the group, or schema.ErrNotFound.
-func (c *groupCache) load(ctx context.Context, id int) (schema.Group, error) {
+// load returns the group and its registry list, or schema.ErrNotFound.
+func (c *groupCache) load(ctx context.Context, id int) (schema.Group, []string, error) {
 	now := c.now()
 	c.mu.Lock()
 	e, ok := c.entries[id]
@@ -48,16 +52,16 @@ func (c *groupCache) load(ctx context.Context, id int) (schema.Group, error) {
 		case errors.Is(err, schema.ErrNotFound):
 			e = groupEntry{missing: true, loaded: now}
 		case err != nil:
-			return schema.Group{}, err
+			return schema.Group{}, nil, err
 		default:
-			e = groupEntry{group: g, loaded: now}
+			e = groupEntry{group: g, loaded: now, registry: registryList(g.AddressList)}
 		}
 		c.mu.Lock()
 		c.entries[id] = e
 		c.mu.Unlock()
 	}
 	if e.missing {
-		return schema.Group{}, schema.ErrNotFound
+		return schema.Group{}, nil, schema.ErrNotFound
 	}
-	return e.group, nil
+	return e.group, e.registry, nil
 }

@@ -3,6 +3,7 @@ package trigger
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -16,23 +17,24 @@ func TestGroupCacheTTL(t *testing.T) {
 	ctx := context.Background()
 	now := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	c := newGroupCache(s, func() time.Time { return now })
-	g, err := c.load(ctx, 1)
-	if err != nil || g.AppName != "xxl-job-executor-sample" {
-		t.Fatalf("load: %+v %v", g, err)
+	g, registry, err := c.load(ctx, 1)
+	if err != nil || g.AppName != "xxl-job-executor-sample" || registry != nil {
+		t.Fatalf("load: %+v %v %v", g, registry, err)
 	}
 	g.AddressList = schema.Ptr("http://new:1/")
 	if _, err := s.GroupUpdate(ctx, g); err != nil {
 		t.Fatal(err)
 	}
 	now = now.Add(groupTTL - time.Millisecond)
-	if got, _ := c.load(ctx, 1); got.AddressList != nil {
+	if got, registry, _ := c.load(ctx, 1); got.AddressList != nil || registry != nil {
 		t.Fatalf("reloaded within the TTL: %v", *got.AddressList)
 	}
 	now = now.Add(time.Millisecond)
-	if got, _ := c.load(ctx, 1); got.AddressList == nil || *got.AddressList != "http://new:1/" {
-		t.Fatalf("not reloaded after the TTL: %v", got.AddressList)
+	got, registry, _ := c.load(ctx, 1)
+	if got.AddressList == nil || *got.AddressList != "http://new:1/" || !slices.Equal(registry, []string{"http://new:1/"}) {
+		t.Fatalf("not reloaded after the TTL: %v %v", got.AddressList, registry)
 	}
-	if _, err := c.load(ctx, 999); !errors.Is(err, schema.ErrNotFound) {
+	if _, _, err := c.load(ctx, 999); !errors.Is(err, schema.ErrNotFound) {
 		t.Fatalf("missing group: %v", err)
 	}
 }

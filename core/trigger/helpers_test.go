@@ -67,8 +67,9 @@ func newFakeExecutor(tb testing.TB) *fakeExecutor {
 		}
 		f.mu.Lock()
 		f.runs = append(f.runs, p)
+		reply := f.runReply
 		f.mu.Unlock()
-		_, _ = io.WriteString(w, f.runReply)
+		_, _ = io.WriteString(w, reply)
 	})
 	mux.HandleFunc("POST /beat", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, f.beatReply) })
 	mux.HandleFunc("POST /idleBeat", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, f.beatReply) })
@@ -80,6 +81,13 @@ func newFakeExecutor(tb testing.TB) *fakeExecutor {
 // address is the executor's registry address, in the form executors
 // register (trailing slash).
 func (f *fakeExecutor) address() string { return f.srv.URL + "/" }
+
+// answerRuns sets the /run answer of the calls to come.
+func (f *fakeExecutor) answerRuns(reply string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.runReply = reply
+}
 
 func (f *fakeExecutor) received() []api.TriggerParam {
 	f.mu.Lock()

@@ -29,23 +29,24 @@ type plan struct {
 	fixed        string // the one address a recovered row goes to (Resume)
 }
 
-func (f *Flow) plan(ctx context.Context, req Request, job schema.JobInfo) (*plan, error) {
-	p := &plan{typ: req.Type, job: job, param: job.ExecutorParam, failRetry: req.FailRetryCount}
+// plan fills p for req on its reloaded job.
+func (f *Flow) plan(ctx context.Context, req Request, job schema.JobInfo, p *plan) error {
+	*p = plan{typ: req.Type, job: job, param: job.ExecutorParam, failRetry: req.FailRetryCount}
 	if req.ExecutorParam != nil {
 		p.param = req.ExecutorParam
 	}
 	if p.failRetry < 0 {
 		p.failRetry = job.ExecutorFailRetryCount
 	}
-	group, err := f.groups.load(ctx, job.JobGroup)
+	group, registry, err := f.groups.load(ctx, job.JobGroup)
 	switch {
 	case errors.Is(err, schema.ErrNotFound):
 		p.groupMissing = true
 	case err != nil:
-		return nil, fmt.Errorf("load group %d: %w", job.JobGroup, err)
+		return fmt.Errorf("load group %d: %w", job.JobGroup, err)
 	default:
 		p.addressType = group.AddressType
-		p.registry = registryList(group.AddressList)
+		p.registry = registry
 	}
 	if list := javaTrim(req.AddressList); list != "" && !p.groupMissing {
 		// "run once" with typed addresses: the group counts as manual for
@@ -63,23 +64,34 @@ func (f *Flow) plan(ctx context.Context, req Request, job schema.JobInfo) (*plan
 	if sh, ok := parseSharding(req.ShardingParam); ok {
 		p.override = &sh
 	}
-	p.blockTitle = f.texts.Text("jobconf_block_" + blockName(job.ExecutorBlockStrategy))
-	return p, nil
+	p.blockTitle = f.texts.Text(blockKey(job.ExecutorBlockStrategy))
+	return nil
 }
 
-// shards lists the (index, total) of every log row to write (step 7).
-func (p *plan) shards() []shard {
-	if p.override != nil {
-		return []shard{*p.override}
+// fansOut tells whether the trigger writes one row per registered address
+// (step 7): a broadcast to a known, non-empty list, with no accepted
+// sharding param.
+func (p *plan) fansOut() bool {
+	return p.override == nil && p.broadcast && len(p.registry) > 0 && !p.groupMissing
+}
+
+// shardCount is the number of log rows to write.
+func (p *plan) shardCount() int {
+	if p.fansOut() {
+		return len(p.registry)
 	}
-	if p.broadcast && len(p.registry) > 0 && !p.groupMissing {
-		out := make([]shard, len(p.registry))
-		for i := range out {
-			out[i] = shard{index: i, total: len(p.registry)}
-		}
-		return out
+	return 1
+}
+
+// shard is the (index, total) of row i < shardCount.
+func (p *plan) shard(i int) shard {
+	switch {
+	case p.override != nil:
+		return *p.override
+	case p.fansOut():
+		return shard{index: i, total: len(p.registry)}
 	}
-	return []shard{{index: 0, total: 1}}
+	return shard{index: 0, total: 1}
 }
 
 // routeTitle is the route's title for trigger_msg; an unknown name is
@@ -94,15 +106,17 @@ func (f *Flow) routeTitle(p *plan) string {
 	return p.routeName
 }
 
-// blockName is the block strategy whose title trigger_msg shows: the
-// stored name, SERIAL_EXECUTION when unknown (routing.md §2). The raw value
-// still goes to the executor.
-func blockName(v *string) string {
+// blockKey is the i18n key of the block strategy whose title trigger_msg
+// shows: the stored name's, SERIAL_EXECUTION's when unknown (routing.md
+// §2). The raw value still goes to the executor.
+func blockKey(v *string) string {
 	if v != nil {
 		switch *v {
-		case "SERIAL_EXECUTION", "DISCARD_LATER", "COVER_EARLY":
-			return *v
+		case "DISCARD_LATER":
+			return "jobconf_block_DISCARD_LATER"
+		case "COVER_EARLY":
+			return "jobconf_block_COVER_EARLY"
 		}
 	}
-	return "SERIAL_EXECUTION"
+	return "jobconf_block_SERIAL_EXECUTION"
 }

@@ -40,8 +40,11 @@ func (f *Flow) prepare(ctx context.Context, reqs []Request) ([]*firing, error) {
 		return nil, err
 	}
 	now := f.now()
-	fired := make([]*firing, 0, len(reqs))
-	rows := make([]schema.JobLog, 0, len(reqs))
+	// The plans and rows of the batch in one block each, not one
+	// allocation per trigger.
+	plans := make([]plan, 0, len(reqs))
+	ats := make([]time.Time, 0, len(reqs))
+	n := 0
 	var missing []int
 	var gone []int64 // claims of durable triggers whose jobs are gone
 	for _, req := range reqs {
@@ -53,8 +56,9 @@ func (f *Flow) prepare(ctx context.Context, reqs []Request) ([]*firing, error) {
 			}
 			continue
 		}
-		p, err := f.plan(ctx, req, job)
-		if err != nil {
+		plans = plans[:len(plans)+1]
+		p := &plans[len(plans)-1]
+		if err := f.plan(ctx, req, job, p); err != nil {
 			return nil, fmt.Errorf("job %d: %w", req.JobID, err)
 		}
 		p.pending = req.Pending
@@ -62,9 +66,21 @@ func (f *Flow) prepare(ctx context.Context, reqs []Request) ([]*firing, error) {
 		if req.At.After(now) {
 			at = req.At
 		}
-		for _, sh := range p.shards() {
-			fired = append(fired, &firing{plan: p, shard: sh, at: at})
-			rows = append(rows, p.logRow(&fired[len(fired)-1].at, sh))
+		ats = append(ats, at)
+		n += p.shardCount()
+	}
+	block := make([]firing, n)
+	fired := make([]*firing, n)
+	rows := make([]schema.JobLog, n)
+	k := 0
+	for i := range plans {
+		p := &plans[i]
+		for s := range p.shardCount() {
+			sh := p.shard(s)
+			fr := &block[k]
+			*fr = firing{plan: p, shard: sh, at: ats[i]}
+			fired[k], rows[k] = fr, p.logRow(&fr.at, sh)
+			k++
 		}
 	}
 	if len(missing) > 0 {

@@ -49,8 +49,8 @@ func (f *Flow) Resume(ctx context.Context, r Resumption) (api.ReturnT[string], e
 	if !ok {
 		return api.ReturnT[string]{}, ErrJobGone
 	}
-	p, err := f.plan(ctx, r.Request, job)
-	if err != nil {
+	p := &plan{}
+	if err := f.plan(ctx, r.Request, job, p); err != nil {
 		return api.ReturnT[string]{}, fmt.Errorf("resume log %d: %w", r.LogID, err)
 	}
 	p.pending, p.fixed = r.Pending, r.Address

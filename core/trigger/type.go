@@ -17,7 +17,22 @@ const (
 )
 
 // TitleKey is the i18n key of the type's title (scheduler.md §12), e.g.
-// jobconf_trigger_type_cron.
+// jobconf_trigger_type_cron. The known types' keys are constants: a key
+// built per trigger cost two allocations.
 func (t Type) TitleKey() string {
+	switch t {
+	case TypeCron:
+		return "jobconf_trigger_type_cron"
+	case TypeManual:
+		return "jobconf_trigger_type_manual"
+	case TypeParent:
+		return "jobconf_trigger_type_parent"
+	case TypeAPI:
+		return "jobconf_trigger_type_api"
+	case TypeRetry:
+		return "jobconf_trigger_type_retry"
+	case TypeMisfire:
+		return "jobconf_trigger_type_misfire"
+	}
 	return "jobconf_trigger_type_" + strings.ToLower(string(t))
 }

@@ -179,8 +179,13 @@ func startAdmin(ctx context.Context, o options, args []string, dir, logPath stri
 	rctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan net.Addr, 1)
 	p := inProcess{port: port, context: o.contextPath(), cancel: cancel, done: make(chan error, 1)}
+	// At the configured level (info by default), as the binary logs: an
+	// unlevelled logger wrote every trigger's debug line, thousands a
+	// second, into the profile of the process it was meant to measure.
+	level := map[string]zerolog.Level{"trace": zerolog.TraceLevel, "debug": zerolog.DebugLevel,
+		"info": zerolog.InfoLevel, "warn": zerolog.WarnLevel, "error": zerolog.ErrorLevel, "off": zerolog.Disabled}[cfg.LogLevel]
 	go func() {
-		p.done <- app.Run(rctx, cfg, zerolog.New(out).With().Timestamp().Logger(),
+		p.done <- app.Run(rctx, cfg, zerolog.New(out).Level(level).With().Timestamp().Logger(),
 			app.Options{Ready: func(a net.Addr) { ready <- a }})
 	}()
 	select {

@@ -20,6 +20,9 @@
 // (root context path, batched schedule updates).
 // -inprocess runs our admin inside this process (app.Run), so that
 // -cpuprofile can profile it; the executor's CPU is then included.
+// -ab before=bin/a,after=bin/b -rounds 3 compares admin binaries: they run
+// alternately (A B, B A, A B) at each job count, and ab-<N>.md gives each
+// one's median and range.
 package main
 
 import (
@@ -70,6 +73,9 @@ func run() error {
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "with -inprocess: write a CPU profile of the measured part here")
 	keep := flag.Bool("keep", false, "keep the admin logs (temporary directory)")
 	flag.BoolVar(&o.dump, "dump", false, "with -keep: also write every run received and every log row there")
+	ab := flag.String("ab", "", "label=path,label=path…: compare these admin binaries, alternating (see -rounds)")
+	rounds := flag.Int("rounds", 3, "with -ab: runs per binary and job count")
+	flag.DurationVar(&o.settle, "settle", 2*time.Minute, "with -ab: wait up to this long for a quiet box (≤ 15 % busy over 2 s) before each run")
 	flag.Parse()
 	o.extra = strings.Fields(*extra)
 	switch {
@@ -89,6 +95,10 @@ func run() error {
 		return errors.New("-admin java342 runs on a 3.4 database (-schema 3.4)")
 	case o.admin == "java" && o.schema == "3.4":
 		return errors.New("-admin java (2.4.2) needs a 2.4 database; use -admin java342")
+	case *ab != "" && (o.admin != "ours" || o.inProcess || o.bin != ""):
+		return errors.New("-ab runs our admin binaries it names: not with -admin java, -inprocess or -bin")
+	case *rounds < 1:
+		return errors.New("-rounds: want at least 1")
 	}
 	if o.admin == "java342" {
 		o.schema = "3.4"
@@ -97,6 +107,13 @@ func run() error {
 		o.jar = defaultJar
 		if o.admin == "java342" {
 			o.jar = defaultJar342
+		}
+	}
+	var bins []binary
+	if *ab != "" {
+		var err error
+		if bins, err = parseAB(*ab); err != nil {
+			return err
 		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -121,7 +138,7 @@ func run() error {
 		if _, err := os.Stat(o.jar); err != nil {
 			return fmt.Errorf("-jar: %w", err)
 		}
-	} else if o.bin == "" && !o.inProcess {
+	} else if o.bin == "" && !o.inProcess && bins == nil {
 		if o.bin, err = cluster.BuildAdmin(ctx, tmp); err != nil {
 			return err
 		}
@@ -131,19 +148,25 @@ func run() error {
 			return err
 		}
 	}
+	var counts []int
 	for _, s := range strings.Split(*jobs, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n <= 0 {
 			return fmt.Errorf("-jobs: %q is not a positive count", s)
 		}
+		counts = append(counts, n)
+	}
+	if bins != nil {
+		return runAB(ctx, o, bins, *rounds, counts)
+	}
+	for _, n := range counts {
 		rep, err := measure(ctx, o, n)
 		if err != nil {
 			return fmt.Errorf("%s, %d jobs: %w", o.label(), n, err)
 		}
 		b, _ := json.MarshalIndent(rep, "", "  ")
 		fmt.Println(string(b))
-		name := fmt.Sprintf("sched-%s-%d%s.json", o.label(), n, o.tag)
-		if err := os.WriteFile(filepath.Join(o.out, name), append(b, '\n'), 0o644); err != nil {
+		if err := writeReport(o.out, o.label(), rep, o.tag); err != nil {
 			return err
 		}
 	}

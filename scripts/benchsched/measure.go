@@ -76,6 +76,15 @@ type report struct {
 	DBCounters             map[string]int64 `json:"db_counters_steady,omitempty"`
 	DBNoiseQuestionsPerSec float64          `json:"db_noise_questions_per_s"` // other clients, before the run
 
+	// OtherCPUPercent is the box's busy CPU time over the measured part
+	// that was not the admin's, MariaDB's or this harness's (the fake
+	// executor's included), in % of one core: other work on a shared box.
+	OtherCPUPercent float64 `json:"other_cpu_pct"`
+	// Label names the binary of an A/B comparison (-ab); BusyBefore is
+	// the box's busy share (%) over the 2 s before the run (its settling).
+	Label      string  `json:"label,omitempty"`
+	BusyBefore float64 `json:"busy_before_pct,omitempty"`
+
 	LoadAvgStart string `json:"loadavg_start"` // before the admin started
 	LoadAvgEnd   string `json:"loadavg_end"`
 	CPUs         int    `json:"cpus"`
@@ -180,6 +189,8 @@ func measure(ctx context.Context, o options, n int) (*report, error) {
 		return nil, err
 	}
 	db0, _ := procstat.CPUTime(dbPID)
+	self0, _ := procstat.CPUTime(os.Getpid())
+	idle0, total0, _ := procstat.SystemCPU()
 	log0 := markLog(logPath)
 	var prof *os.File
 	if o.cpuProfile != "" {
@@ -222,6 +233,8 @@ func measure(ctx context.Context, o options, n int) (*report, error) {
 		return nil, err
 	}
 	db1, _ := procstat.CPUTime(dbPID)
+	self1, _ := procstat.CPUTime(os.Getpid())
+	idle1, total1, _ := procstat.SystemCPU()
 	log1 := markLog(logPath)
 	rss, hwm, err := procstat.Memory(adm.pid())
 	if err != nil {
@@ -245,6 +258,11 @@ func measure(ctx context.Context, o options, n int) (*report, error) {
 		rep.DBCPUPerTrig = 1000 * rep.DBCPUSeconds / float64(fired)
 	}
 	rep.RSSMaxMiB, rep.RSSFinalMiB = float64(hwm)/mib, float64(rss)/mib
+	ours := (cpu1 - cpu0) + (db1 - db0)
+	if !o.inProcess {
+		ours += self1 - self0
+	}
+	rep.OtherCPUPercent = otherCPU(idle1-idle0, total1-total0, ours, span)
 	rep.Health, rep.API = probe.results()
 	rep.LogLines, rep.LogBytes = linesBetween(logPath, log0, log1)
 	rep.LogLinesPerS = float64(rep.LogLines) / span.Seconds()
@@ -293,6 +311,17 @@ func measure(ctx context.Context, o options, n int) (*report, error) {
 	rep.PoolRejected = countLines(logPath, "pool is full") + countLines(logPath, "RejectedExecution")
 	rep.MisfireLines = countLines(logPath, "triggers not run as planned")
 	return rep, nil
+}
+
+// otherCPU is the busy share of the box's CPU time (idle and total in
+// jiffies of all CPUs) not spent by ours, in % of one core over span.
+func otherCPU(idle, total uint64, ours, span time.Duration) float64 {
+	if total == 0 || span <= 0 {
+		return 0
+	}
+	cores := float64(runtime.NumCPU())
+	busy := (1 - float64(idle)/float64(total)) * cores * span.Seconds()
+	return max(0, 100*(busy-ours.Seconds())/span.Seconds())
 }
 
 func logCounts(ctx context.Context, db *cluster.DB, group int) (rows, failed, open int, err error) {

@@ -19,8 +19,9 @@ type options struct {
 	inProcess  bool
 	cpuProfile string
 	tmp        string
-	tag        string // names the output file: sched-<admin>-<N><tag>.json
-	dump       bool   // write the fires and log rows beside the admin log
+	tag        string        // names the output file: sched-<admin>-<N><tag>.json
+	dump       bool          // write the fires and log rows beside the admin log
+	settle     time.Duration // -ab: wait up to this long for a quiet box before each run
 }
 
 // java tells whether the admin is a Java jar.
