@@ -1,6 +1,10 @@
 package trigger
 
-import "unicode/utf8"
+import (
+	"unicode/utf8"
+
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+)
 
 // textColumnBytes is the capacity of a MySQL TEXT column (trigger_msg).
 const textColumnBytes = 65535
@@ -27,4 +31,18 @@ func clipBytes(s string, n int) string {
 		n--
 	}
 	return s[:n]
+}
+
+// clipParam fits an executor_param to the log column of the database's
+// generation: varchar(512) on 2.x, text on 3.x (widened in 3.4.0, schema
+// §3.x), where the whole value is kept up to a MySQL TEXT's bytes.
+func (f *Flow) clipParam(s *string) *string {
+	if f.store.Generation() != schema.Gen3 {
+		return clipPtr(s, 512)
+	}
+	if s == nil || len(*s) <= textColumnBytes {
+		return s
+	}
+	v := clipBytes(*s, textColumnBytes)
+	return &v
 }

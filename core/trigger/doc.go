@@ -36,7 +36,8 @@
 // group or a NULL glue_updatetime produce a finished row instead — code 500
 // with an explanatory text for the first two, glueUpdatetime 0 for the
 // third. Values longer than their log column (executor_param over 512
-// characters from a "run once" override, schema.md §1) are clipped in the
+// characters from a "run once" override on a 2.x database, schema.md §1;
+// 3.x's column is text) are clipped in the
 // log row only, so the UPDATE never fails after the executor was called;
 // the executor still receives the full value.
 package trigger

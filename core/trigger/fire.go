@@ -60,7 +60,7 @@ func (f *Flow) fire(ctx context.Context, fr *firing) outcome {
 		code = r.Code
 		k.setRun(*address, r.Code, r.Msg)
 	}
-	row := p.logRow(&fr.at, sh)
+	row := f.logRow(p, &fr.at, sh)
 	row.ID, row.TriggerCode = fr.logID, code
 	if row.TriggerMsg = f.msgs.get(p.job.ID, &k); row.TriggerMsg == nil {
 		m := k.message()

@@ -79,7 +79,7 @@ func (f *Flow) prepare(ctx context.Context, reqs []Request) ([]*firing, error) {
 			sh := p.shard(s)
 			fr := &block[k]
 			*fr = firing{plan: p, shard: sh, at: ats[i]}
-			fired[k], rows[k] = fr, p.logRow(&fr.at, sh)
+			fired[k], rows[k] = fr, f.logRow(p, &fr.at, sh)
 			k++
 		}
 	}
@@ -100,8 +100,8 @@ func (f *Flow) prepare(ctx context.Context, reqs []Request) ([]*firing, error) {
 
 // logRow is the part of a trigger's log row known before its /run: the
 // job, the time, and updateTriggerInfo's executor columns (clipped to
-// their column sizes).
-func (p *plan) logRow(at *time.Time, sh shard) schema.JobLog {
+// their column sizes; the param as the generation's column holds it).
+func (f *Flow) logRow(p *plan, at *time.Time, sh shard) schema.JobLog {
 	var sharding *string
 	if p.broadcast {
 		sharding = schema.Ptr(sh.text())
@@ -111,7 +111,7 @@ func (p *plan) logRow(at *time.Time, sh shard) schema.JobLog {
 		JobID:                  p.job.ID,
 		TriggerTime:            at,
 		ExecutorHandler:        clipPtr(p.job.ExecutorHandler, 255),
-		ExecutorParam:          clipPtr(p.param, 512),
+		ExecutorParam:          f.clipParam(p.param),
 		ExecutorShardingParam:  clipPtr(sharding, 20),
 		ExecutorFailRetryCount: p.failRetry,
 	}

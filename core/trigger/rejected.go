@@ -54,7 +54,7 @@ func (f *Flow) recordRejected(ctx context.Context, rejs []rejection) error {
 		rows = append(rows, schema.JobLog{
 			JobGroup: job.JobGroup, JobID: job.ID, TriggerTime: &now, TriggerCode: api.CodeFail,
 			TriggerMsg:      schema.Ptr(clipBytes(f.shortText(r.req.Type, retry, r.reason), textColumnBytes)),
-			ExecutorHandler: clipPtr(job.ExecutorHandler, 255), ExecutorParam: clipPtr(param, 512),
+			ExecutorHandler: clipPtr(job.ExecutorHandler, 255), ExecutorParam: f.clipParam(param),
 			ExecutorShardingParam: clipPtr(sharding, 20), ExecutorFailRetryCount: retry,
 		})
 		kept = append(kept, r)
@@ -95,7 +95,7 @@ func (f *Flow) shortText(typ Type, retry int, reason string) string {
 // panic in the flow): code 500 and the reason, so the row is finished.
 func (f *Flow) failed(fr *firing, reason string) outcome {
 	p := fr.plan
-	row := p.logRow(&fr.at, fr.shard)
+	row := f.logRow(p, &fr.at, fr.shard)
 	row.ID, row.TriggerCode = fr.logID, api.CodeFail
 	row.TriggerMsg = schema.Ptr(clipBytes(f.shortText(p.typ, p.failRetry, escapeText(reason)), textColumnBytes))
 	return outcome{typ: p.typ, code: api.CodeFail, row: row, pending: fr.pending}
