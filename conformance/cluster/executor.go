@@ -1,15 +1,15 @@
 package cluster
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"sync"
 	"time"
+
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/fakeexec"
 )
 
 // Fire is one /run the fake executor received (or one log row).
@@ -59,7 +59,7 @@ const (
 
 // Endpoint is an admin the executor calls back: its base URL with the
 // context path, and its access token.
-type Endpoint struct{ URL, Token string }
+type Endpoint = fakeexec.Endpoint
 
 // Executor is a fake xxl-job executor on 127.0.0.1 that records each /run
 // (executor-protocol.md §3) and answers it as the job's Mode says; every
@@ -198,37 +198,13 @@ func (e *Executor) callback(logID, logDateTime int64, code int) {
 		a := e.admins[e.next%len(e.admins)]
 		e.next++
 		e.mu.Unlock()
-		if postCallback(e.ctx, a, body) == nil {
+		if fakeexec.PostCallback(e.ctx, a, body) == nil {
 			e.mu.Lock()
 			e.callbacks[a.Token]++
 			e.mu.Unlock()
 			return
 		}
 	}
-}
-
-func postCallback(ctx context.Context, a Endpoint, body []byte) error {
-	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.URL+"/api/callback", bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/json;charset=UTF-8")
-	req.Header.Set("XXL-JOB-ACCESS-TOKEN", a.Token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	var ret struct{ Code int }
-	if err := json.NewDecoder(resp.Body).Decode(&ret); err != nil {
-		return err
-	}
-	if ret.Code != 200 {
-		return fmt.Errorf("callback to %s: code %d", a.URL, ret.Code)
-	}
-	return nil
 }
 
 // Callbacks returns how many callbacks each admin (by token) acknowledged.

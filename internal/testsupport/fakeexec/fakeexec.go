@@ -306,7 +306,7 @@ func (e *Executor) callback(p api.TriggerParam, code int) {
 		a := e.cfg.Admins[e.turn%len(e.cfg.Admins)]
 		e.turn++
 		e.mu.Unlock()
-		if post(e.ctx, a, body) == nil {
+		if PostCallback(e.ctx, a, body) == nil {
 			e.mu.Lock()
 			e.ledger[p.LogID].Acknowledged = true
 			e.waiting--
@@ -317,7 +317,10 @@ func (e *Executor) callback(p api.TriggerParam, code int) {
 	}
 }
 
-func post(ctx context.Context, a Endpoint, body []byte) error {
+// PostCallback posts one /api/callback body to admin a as an executor does
+// (its token header, a 3 s limit) and fails unless the admin answers code
+// 200; the fake executors of the process-cluster tests share it.
+func PostCallback(ctx context.Context, a Endpoint, body []byte) error {
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.URL+"/api/callback", bytes.NewReader(body))
