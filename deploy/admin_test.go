@@ -2,6 +2,7 @@ package deploy
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -16,6 +17,8 @@ import (
 	"github.com/prometheus/common/model"
 
 	"github.com/xxl-admin-go/xxl-admin-go/app"
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
 	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/admintest"
 	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/storetest"
 )
@@ -61,12 +64,22 @@ func newExecutor(t *testing.T) *executor {
 // busyAdmin starts an admin with the metrics exposed and gives every
 // family the dashboard and the rules read a series: an executor registers,
 // a job fires every second (success, lateness, schedule rounds), a failing
-// job is triggered (fail, and its alarm), and callbacks arrive (finished,
-// unknown). It returns the exposition once all of those show.
+// job is triggered (fail, and its alarm), callbacks arrive (finished,
+// unknown), and a pending child trigger left by another admin is taken over. It returns the exposition once all of those show.
 func busyAdmin(t *testing.T) map[string]*dto.MetricFamily {
 	exec := newExecutor(t)
-	base := admintest.StartTuned(t, app.Tuning{RegistryInterval: 100 * time.Millisecond, FailInterval: 100 * time.Millisecond},
-		"--spring.datasource.url="+storetest.SQLiteURL(t, ""),
+	// A child trigger an admin that is gone decided and left: this one
+	// takes it over (xxl_job_pending_triggers_taken_over_total).
+	url := storetest.SQLiteURL(t, "")
+	s := storetest.Open(t, url, "", "")
+	left := trigger.Request{JobID: 1, Type: trigger.TypeParent, FailRetryCount: -1} // the seed job
+	gone := &trigger.Durable{Owner: "admin-gone", Lease: -time.Second}              // its lease ran out
+	if err := s.PendingInsert(context.Background(), []schema.PendingTrigger{gone.Decision(&left, 77, 0)}); err != nil {
+		t.Fatal(err)
+	}
+	base := admintest.StartTuned(t, app.Tuning{RegistryInterval: 100 * time.Millisecond, FailInterval: 100 * time.Millisecond,
+		SweepInterval: 100 * time.Millisecond},
+		"--spring.datasource.url="+url,
 		"--management.endpoints.web.exposure.include=health,prometheus",
 		"--xxl.job.accessToken="+accessToken,
 		"--xxl.job.openapi.token="+apiToken)
@@ -152,6 +165,7 @@ func missingWorkload(mfs map[string]*dto.MetricFamily) []string {
 		{"xxl_job_group_executors", map[string]string{"appname": appname}, 1},
 		{"xxl_job_alarms_total", nil, 1},
 		{"xxl_job_database_up", nil, 1},
+		{"xxl_job_pending_triggers_taken_over_total", map[string]string{"stage": "decided"}, 1},
 	} {
 		if !has(w.name, w.want, w.min) {
 			missing = append(missing, fmt.Sprintf("%s%v >= %g", w.name, w.want, w.min))
