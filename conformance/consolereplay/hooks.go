@@ -3,6 +3,7 @@ package consolereplay
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -143,12 +144,26 @@ var (
 // request; ours queues the trigger and writes results in batches (up to
 // 50 ms later), so a list asked for at once could miss the row. Against
 // the jar the wait ends at once.
+//
+// The hooks are shared by every replay of the plan, and replays of several
+// languages run at once: the noted id is kept per database.
 func runOnceSettled(trigger, list int) map[int][]Hook {
-	var before int64
+	var mu sync.Mutex
+	noted := map[*DB]int64{}
 	note := Hook{Why: "note the newest log id before the run once", Run: func(ctx context.Context, db *DB) error {
-		return db.SQL.QueryRowContext(ctx, "SELECT COALESCE(MAX(id), 0) FROM xxl_job_log").Scan(&before)
+		var id int64
+		if err := db.SQL.QueryRowContext(ctx, "SELECT COALESCE(MAX(id), 0) FROM xxl_job_log").Scan(&id); err != nil {
+			return err
+		}
+		mu.Lock()
+		noted[db] = id
+		mu.Unlock()
+		return nil
 	}}
 	wait := Hook{Why: "run once is asynchronous: wait until its log row and trigger result are written", Run: func(ctx context.Context, db *DB) error {
+		mu.Lock()
+		before := noted[db]
+		mu.Unlock()
 		deadline := time.Now().Add(2 * time.Second)
 		for {
 			var newer, open int
