@@ -220,9 +220,7 @@ func TestLoopConflictIsNotAnOutage(t *testing.T) {
 		rounds = append(rounds, loopAt.Sub(t0))
 		d.until(loopAt)
 	}
-	// Java's whole seconds 5, 6, 7, 8 s, each a second less roundPhase
-	// (wakeAfter).
-	want := []time.Duration{4*time.Second + roundPhase, 5*time.Second + roundPhase, 6*time.Second + roundPhase, 7*time.Second + roundPhase}
+	want := []time.Duration{5 * time.Second, 6 * time.Second, 7 * time.Second, 8 * time.Second}
 	if !slices.Equal(rounds, want) {
 		t.Errorf("rounds at %v, want %v (no back-off after a conflict)", rounds, want)
 	}

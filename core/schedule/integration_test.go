@@ -32,7 +32,7 @@ func TestIntegrationRealClock(t *testing.T) {
 		// clock itself, there is no event to wait for).
 		time.Sleep(time.Until(wakeAfter(time.Now(), time.Second).Add(20 * time.Millisecond)))
 		firstRound := wakeAfter(time.Now(), startDelay)
-		due := firstRound.Truncate(time.Second).Add(2 * time.Second).UTC()
+		due := firstRound.Add(2 * time.Second).UTC()
 		cronID := addJob(t, st, jobSpec{typ: "CRON", status: 1, next: due.UnixMilli(),
 			conf: fmt.Sprintf("%d %d %d %d %d ? %d", due.Second(), due.Minute(), due.Hour(), due.Day(), int(due.Month()), due.Year())})
 		var rate []int

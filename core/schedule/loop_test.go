@@ -95,35 +95,32 @@ func startFake(t *testing.T, st *schema.Store, start time.Time) (*Scheduler, *re
 	return s, rec, d
 }
 
-// TestStartAlignment: the loop's first round comes at the first instant
-// roundPhase into a second at least 4 s after the start (Java: the whole
-// second 5000 - now%1000 ms later), and the ring wakes PrepareLead before
-// the next whole second (scheduler.md §3.1, §3.3; the lead lets the pools
-// prepare the second's triggers).
+// TestStartAlignment: the loop's first round waits 5000 - now%1000 ms and
+// the ring wakes PrepareLead before the next whole second (scheduler.md
+// §3.1, §3.3; the lead lets the pools prepare the second's triggers).
 func TestStartAlignment(t *testing.T) {
 	st := sqliteDB(t)(t)
 	_, _, d := startFake(t, st, t0.Add(300*time.Millisecond))
-	want := []time.Time{t0.Add(time.Second - trigger.PrepareLead), t0.Add(4*time.Second + roundPhase)}
+	want := []time.Time{t0.Add(time.Second - trigger.PrepareLead), t0.Add(5 * time.Second)}
 	if got := d.clk.Deadlines(); !slices.EqualFunc(got, want, time.Time.Equal) {
 		t.Errorf("first wake-ups %v, want ring %v and loop %v", got, want[0], want[1])
 	}
 }
 
-// TestPacing: after a round that read jobs the loop wakes a second later,
-// roundPhase into the second; after an empty one ≈5 s later, as far into
-// its second; a round of a second or more is followed at once
-// (scheduler.md §3.2 step 7).
+// TestPacing: after a round that read jobs the loop wakes on the next
+// whole second; after an empty one ≈5 s later, on a whole second; a
+// round of a second or more is followed at once (scheduler.md §3.2 step 7).
 func TestPacing(t *testing.T) {
 	st := sqliteDB(t)(t)
 	addJob(t, st, jobSpec{typ: "FIX_RATE", conf: "600", status: 1, next: ms(7 * time.Second)})
 	_, _, d := startFake(t, st, t0.Add(300*time.Millisecond))
-	d.to(t0.Add(5*time.Second + roundPhase + 400*time.Millisecond)) // late wake-up: job read, pushed
-	if got, want := d.clk.Deadlines(), t0.Add(6*time.Second+roundPhase); !hasTime(got, want) {
-		t.Errorf("after a busy round deadlines %v, want loop at %v", got, want)
+	d.to(t0.Add(5*time.Second + 400*time.Millisecond)) // late wake-up: job read, pushed
+	if got := d.clk.Deadlines(); !hasTime(got, t0.Add(6*time.Second)) {
+		t.Errorf("after a busy round deadlines %v, want loop at %v", got, t0.Add(6*time.Second))
 	}
-	d.to(t0.Add(6*time.Second + roundPhase)) // nothing due now
-	if got, want := d.clk.Deadlines(), t0.Add(11*time.Second+roundPhase); !hasTime(got, want) {
-		t.Errorf("after an idle round deadlines %v, want loop at %v", got, want)
+	d.to(t0.Add(6 * time.Second)) // nothing due now
+	if got := d.clk.Deadlines(); !hasTime(got, t0.Add(11*time.Second)) {
+		t.Errorf("after an idle round deadlines %v, want loop at %v", got, t0.Add(11*time.Second))
 	}
 }
 
@@ -141,9 +138,9 @@ func TestSlowRoundNoWait(t *testing.T) {
 	t.Cleanup(func() { stopDriving(t, s, clk) })
 	d := newDriver(t, clk)
 	d.settle()
-	d.to(t0.Add(5*time.Second + roundPhase)) // round: case B fire, submit moves the clock 1.5 s → next round at once (idle) → sleeps to 11 s
-	if got, want := d.clk.Deadlines(), t0.Add(11*time.Second+roundPhase); !hasTime(got, want) {
-		t.Errorf("deadlines %v, want the idle wait after an immediate second round (%v)", got, want)
+	d.to(t0.Add(5 * time.Second)) // round: case B fire, submit moves clock to 6.5 s → next round at once (idle) → sleeps to 11 s
+	if got := d.clk.Deadlines(); !hasTime(got, t0.Add(11*time.Second)) {
+		t.Errorf("deadlines %v, want the idle wait after an immediate second round (11 s)", got)
 	}
 }
 
@@ -332,9 +329,6 @@ func TestDatabaseOutage(t *testing.T) {
 		d.until(loopAt)
 	}
 	want := []time.Duration{5 * time.Second, 6 * time.Second, 8 * time.Second, 12 * time.Second, 17 * time.Second, 22 * time.Second}
-	for i := range want { // moved into the second before (wakeAfter)
-		want[i] += roundPhase - time.Second
-	}
 	if !slices.Equal(rounds, want) {
 		t.Errorf("rounds at %v, want %v", rounds, want)
 	}
