@@ -1,11 +1,7 @@
 package api
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -15,6 +11,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/minexec"
 	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/procstat"
 )
 
@@ -69,7 +66,7 @@ func BenchmarkClientRun(b *testing.B) {
 // so allocs/op and B/op are the client's own: encoding the request,
 // writing it, reading and decoding the answer.
 func BenchmarkClientRunDirect(b *testing.B) {
-	addr := minimalExecutor(b, "HTTP/1.1 200 OK\r\nContent-Type: application/json;charset=UTF-8\r\nContent-Length: 23\r\n\r\n{\"code\":200,\"msg\":null}")
+	addr := minexec.Start(b, minexec.Success)
 	c := NewClient(ClientConfig{AccessToken: testToken})
 	defer c.CloseIdleConnections()
 	p := benchTriggerParam()
@@ -108,60 +105,5 @@ func benchTriggerParam() TriggerParam {
 		JobID: 401, ExecutorHandler: ptr("demoJobHandler"), ExecutorParams: ptr("from-admin-client"),
 		ExecutorBlockStrategy: ptr("SERIAL_EXECUTION"), LogID: 1051, LogDateTime: 1795328526855,
 		GlueType: "BEAN", GlueSource: ptr(""), GlueUpdatetime: 1795328526855, BroadcastTotal: 1,
-	}
-}
-
-// minimalExecutor answers every request of every connection with answer,
-// reading requests by their Content-Length into a reused buffer: its own
-// cost stays out of the client's allocations.
-func minimalExecutor(tb testing.TB, answer string) string {
-	tb.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go serveMinimal(c, answer)
-		}
-	}()
-	return "http://" + ln.Addr().String() + "/"
-}
-
-func serveMinimal(c net.Conn, answer string) {
-	defer c.Close()
-	br := bufio.NewReaderSize(c, 8<<10)
-	out := []byte(answer)
-	var body []byte
-	for {
-		length := 0
-		for first := true; ; first = false {
-			line, err := br.ReadSlice('\n')
-			if err != nil {
-				return
-			}
-			if !first && len(bytes.TrimSpace(line)) == 0 {
-				break
-			}
-			if k, v, ok := bytes.Cut(line, []byte(":")); ok && bytes.EqualFold(k, []byte("Content-Length")) {
-				for _, d := range bytes.TrimSpace(v) {
-					length = length*10 + int(d-'0')
-				}
-			}
-		}
-		if cap(body) < length {
-			body = make([]byte, length)
-		}
-		if _, err := io.ReadFull(br, body[:length]); err != nil {
-			return
-		}
-		if _, err := c.Write(out); err != nil {
-			return
-		}
 	}
 }

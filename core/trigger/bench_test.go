@@ -1,12 +1,8 @@
 package trigger
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"fmt"
-	"io"
-	"net"
 	"os"
 	"testing"
 	"time"
@@ -16,6 +12,7 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/compat/api"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/i18n"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/minexec"
 	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/procstat"
 	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/storetest"
 )
@@ -99,7 +96,7 @@ func BenchmarkFire(b *testing.B) {
 	for _, layout := range []Layout{Layout242, Layout342} {
 		b.Run(fmt.Sprintf("layout=%d", layout), func(b *testing.B) {
 			s := openSQLite(b)
-			addr := minimalExecutor(b)
+			addr := minexec.Start(b, minexec.Success)
 			job := seedJob(b, s, jobSpec{addressList: schema.Ptr(addr), param: schema.Ptr("")})
 			flow, _ := newTestFlow(b, s, flowOpts{layout: layout})
 			ctx := context.Background()
@@ -124,57 +121,4 @@ func BenchmarkFire(b *testing.B) {
 func processCPU() time.Duration {
 	d, _ := procstat.CPUTime(os.Getpid())
 	return d
-}
-
-// minimalExecutor answers every request with the Java executor's success
-// answer, reading each by its Content-Length into a reused buffer, so its
-// own allocations stay out of the admin's.
-func minimalExecutor(tb testing.TB) string {
-	tb.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { ln.Close() })
-	answer := []byte("HTTP/1.1 200 OK\r\nContent-Type: application/json;charset=UTF-8\r\nContent-Length: 23\r\n\r\n{\"code\":200,\"msg\":null}")
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				br := bufio.NewReaderSize(c, 8<<10)
-				var body []byte
-				for {
-					length := 0
-					for first := true; ; first = false {
-						line, err := br.ReadSlice('\n')
-						if err != nil {
-							return
-						}
-						if !first && len(bytes.TrimSpace(line)) == 0 {
-							break
-						}
-						if k, v, ok := bytes.Cut(line, []byte(":")); ok && bytes.EqualFold(k, []byte("Content-Length")) {
-							for _, d := range bytes.TrimSpace(v) {
-								length = length*10 + int(d-'0')
-							}
-						}
-					}
-					if cap(body) < length {
-						body = make([]byte, length)
-					}
-					if _, err := io.ReadFull(br, body[:length]); err != nil {
-						return
-					}
-					if _, err := c.Write(answer); err != nil {
-						return
-					}
-				}
-			}()
-		}
-	}()
-	return "http://" + ln.Addr().String() + "/"
 }
