@@ -59,8 +59,7 @@ func TestDurableTrigger(t *testing.T) {
 		exec := newFakeExecutor(t)
 		job := seedJob(t, s, jobSpec{addressList: schema.Ptr(exec.address())})
 		d := testDurable(s)
-		flow, _ := newTestFlow(t, s, flowOpts{})
-		flow.leases = newLeases(d, s)
+		flow, _ := newTestFlow(t, s, flowOpts{durable: d})
 		req := decide(t, s, d, job.ID, 900, 0)
 
 		fired, err := flow.prepare(context.Background(), []Request{req})
@@ -102,8 +101,7 @@ func TestDurableFanOut(t *testing.T) {
 		list := execs[0].address() + "," + execs[1].address() + "," + execs[2].address()
 		job := seedJob(t, s, jobSpec{addressType: 1, addressList: &list, route: "SHARDING_BROADCAST"})
 		d := testDurable(s)
-		flow, _ := newTestFlow(t, s, flowOpts{})
-		flow.leases = newLeases(d, s)
+		flow, _ := newTestFlow(t, s, flowOpts{durable: d})
 		req := decide(t, s, d, job.ID, 901, 2)
 		fired, err := flow.prepare(context.Background(), []Request{req})
 		if err != nil || len(fired) != 3 {
@@ -153,8 +151,7 @@ func TestDurableTakenOver(t *testing.T) {
 		exec := newFakeExecutor(t)
 		job := seedJob(t, s, jobSpec{addressList: schema.Ptr(exec.address())})
 		d := testDurable(s)
-		flow, _ := newTestFlow(t, s, flowOpts{})
-		flow.leases = newLeases(d, s)
+		flow, _ := newTestFlow(t, s, flowOpts{durable: d})
 
 		// Taken over while queued: prepare writes no log row for it, but
 		// does for a plain trigger of the same batch.
@@ -225,8 +222,7 @@ func mustRelease(t *testing.T, s *schema.Store) {
 func TestDurableJobGone(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, s *schema.Store) {
 		d := testDurable(s)
-		flow, _ := newTestFlow(t, s, flowOpts{})
-		flow.leases = newLeases(d, s)
+		flow, _ := newTestFlow(t, s, flowOpts{durable: d})
 		req := decide(t, s, d, 987654, 920, 0)
 		fired, err := flow.prepare(context.Background(), []Request{req})
 		if err != nil || len(fired) != 0 {
@@ -246,8 +242,7 @@ func TestDurablePoolFull(t *testing.T) {
 	exec := newFakeExecutor(t)
 	job := seedJob(t, s, jobSpec{addressList: schema.Ptr(exec.address())})
 	d := testDurable(s)
-	flow, _ := newTestFlow(t, s, flowOpts{})
-	flow.leases = newLeases(d, s)
+	flow, _ := newTestFlow(t, s, flowOpts{durable: d})
 	pools := NewPools(PoolConfig{QueueSize: 1, DrainTimeout: 100 * time.Millisecond}, flow)
 	if err := pools.Start(context.Background()); err != nil {
 		t.Fatal(err)

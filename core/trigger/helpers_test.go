@@ -111,8 +111,9 @@ func testNow(s *schema.Store) time.Time {
 }
 
 type flowOpts struct {
-	lang   string
-	layout Layout // Layout342 also takes the 3.4.2 bundle
+	lang    string
+	layout  Layout   // Layout342 also takes the 3.4.2 bundle
+	durable *Durable // the leases of durable triggers (nil: the defaults)
 }
 
 func newTestFlow(tb testing.TB, s *schema.Store, o flowOpts) (*Flow, *api.Client) {
@@ -129,7 +130,7 @@ func newTestFlow(tb testing.TB, s *schema.Store, o flowOpts) (*Flow, *api.Client
 	}
 	f := NewFlow(FlowConfig{
 		Store: s, Client: client, Texts: texts, Layout: o.layout, AdminAddress: "10.0.0.2",
-		Now: func() time.Time { return now }, Log: zerolog.Nop(),
+		Now: func() time.Time { return now }, Log: zerolog.Nop(), Durable: o.durable,
 	})
 	return f, client
 }

@@ -35,8 +35,7 @@ func TestResumeLogged(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, s *schema.Store) {
 		exec := newFakeExecutor(t)
 		job := seedJob(t, s, jobSpec{addressList: schema.Ptr(exec.address())})
-		flow, _ := newTestFlow(t, s, flowOpts{})
-		flow.leases = newLeases(testDurable(s), s)
+		flow, _ := newTestFlow(t, s, flowOpts{durable: testDurable(s)})
 		p, claim := leftLogged(t, s, flow, job.ID, 940)
 		at := testNow(s).Truncate(time.Second)
 		res, err := flow.Resume(context.Background(), ResumptionOf(p, claim, at))
@@ -68,8 +67,7 @@ func TestResumeSending(t *testing.T) {
 		first, second := newFakeExecutor(t), newFakeExecutor(t)
 		list := first.address() + "," + second.address()
 		job := seedJob(t, s, jobSpec{addressType: 1, addressList: &list}) // FIRST routes to first
-		flow, _ := newTestFlow(t, s, flowOpts{})
-		flow.leases = newLeases(testDurable(s), s)
+		flow, _ := newTestFlow(t, s, flowOpts{durable: testDurable(s)})
 		at := testNow(s).Truncate(time.Second)
 
 		p, claim := leftLogged(t, s, flow, job.ID, 950)
@@ -118,8 +116,7 @@ func TestResumeJobGone(t *testing.T) {
 	s := openSQLite(t)
 	exec := newFakeExecutor(t)
 	job := seedJob(t, s, jobSpec{addressList: schema.Ptr(exec.address())})
-	flow, _ := newTestFlow(t, s, flowOpts{})
-	flow.leases = newLeases(testDurable(s), s)
+	flow, _ := newTestFlow(t, s, flowOpts{durable: testDurable(s)})
 	p, claim := leftLogged(t, s, flow, job.ID, 960)
 	if _, err := s.JobDelete(context.Background(), job.ID); err != nil {
 		t.Fatal(err)
