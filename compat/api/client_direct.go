@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"sync"
+	"syscall"
 	"time"
 	"unicode/utf8"
 )
@@ -124,6 +125,23 @@ func (d *direct) exchange(ctx context.Context, t target, buf []byte, start int, 
 			}
 			return 0, nil, failureText(ctx, err, deadline, limit, false)
 		}
+		// The executor may close a keep-alive connection just as it is
+		// reused: the request goes out, then EOF or a reset comes back
+		// before a byte of answer. Executors close only between requests,
+		// so it was not taken; send it once more on a new connection, as
+		// Java's HttpURLConnection does with a POST on a cached connection.
+		_ = c.SetReadDeadline(earliest(time.Now().Add(idle), deadline))
+		if _, err := c.br.Peek(1); err != nil {
+			stop()
+			_ = c.Close()
+			if closedUnanswered(err) && c.reused && attempt == 0 && ctx.Err() == nil {
+				continue
+			}
+			if errors.Is(err, io.EOF) {
+				err = io.ErrUnexpectedEOF // as http.ReadResponse words an answer that never began
+			}
+			return 0, nil, failureText(ctx, err, deadline, limit, true)
+		}
 		status, answer, reuse, err := readDirect(c, idle, deadline, maxBody)
 		if !stop() { // the context ended meanwhile: the deadlines are spoilt
 			reuse = false
@@ -139,6 +157,12 @@ func (d *direct) exchange(ctx context.Context, t target, buf []byte, start int, 
 		}
 		return status, answer, ""
 	}
+}
+
+// closedUnanswered tells whether err ended a connection before any
+// answer: the executor's FIN or reset, not a timeout.
+func closedUnanswered(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET)
 }
 
 // failureText words a transport error as the net/http path does: the

@@ -7,5 +7,6 @@ type openProbe struct{}
 
 // stillOpen cannot peek without waiting here: a connection the executor
 // closed while it idled is found out by the call that uses it (sent again
-// when nothing was written, else failed like any broken connection).
+// when nothing was written or it ended before any answer, else failed like
+// any broken connection).
 func stillOpen(c *dconn) bool { return c.br.Buffered() == 0 }

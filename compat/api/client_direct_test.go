@@ -13,7 +13,9 @@ import (
 
 // rawExecutor answers every request on a connection with the reply given
 // for the request's number (counted over all connections), then does what
-// after says: "close" closes the connection, anything else keeps it.
+// after says: "close" closes the connection; "reset" waits for the next
+// request and resets the connection without reading it (the executor
+// closing it just as the admin reuses it); anything else keeps it.
 func rawExecutor(t *testing.T, reply func(n int) (answer string, after string)) (addr string, conns *atomic.Int32) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -43,6 +45,11 @@ func rawExecutor(t *testing.T, reply func(n int) (answer string, after string)) 
 					if _, err := io.WriteString(c, answer); err != nil || after == "close" {
 						return
 					}
+					if after == "reset" {
+						_, _ = br.Peek(1)
+						_ = c.(*net.TCPConn).SetLinger(0)
+						return
+					}
 				}
 			}()
 		}
@@ -53,7 +60,8 @@ func rawExecutor(t *testing.T, reply func(n int) (answer string, after string)) 
 // The direct path reads every answer form executors send: a length, a
 // chunked body, a body ended by closing, an interim 100 first; a
 // connection the answer says to close is not reused, and one the executor
-// closed while idle is replaced without failing the call.
+// closed while idle, or as the call reused it, is replaced without failing
+// the call.
 func TestClientDirectAnswers(t *testing.T) {
 	replies := []struct{ answer, after string }{
 		{"HTTP/1.1 200 OK\r\nContent-Length: 12\r\n\r\n{\"code\":200}", ""},
@@ -62,6 +70,7 @@ func TestClientDirectAnswers(t *testing.T) {
 		{"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 12\r\n\r\n{\"code\":200}", "close"},
 		{"HTTP/1.0 200 OK\r\n\r\n{\"code\":200}", "close"},
 		{"HTTP/1.1 200 OK\r\nContent-Length: 12\r\n\r\n{\"code\":200}", "close"}, // closed while idle
+		{"HTTP/1.1 200 OK\r\nContent-Length: 12\r\n\r\n{\"code\":200}", "reset"}, // reset as reused
 		{"HTTP/1.1 200 OK\r\nContent-Length: 23\r\n\r\n{\"code\":500,\"msg\":\"no\"}", ""},
 		{"HTTP/1.1 503 Busy\r\nContent-Length: 4\r\n\r\nbusy", ""},
 	}
@@ -71,7 +80,7 @@ func TestClientDirectAnswers(t *testing.T) {
 	})
 	c := newTestClient(t, ClientConfig{})
 	ctx := context.Background()
-	for i := range 6 {
+	for i := range 7 {
 		if got := c.Beat(ctx, addr); !got.OK() {
 			t.Fatalf("answer %d: %+v %s", i+1, got, got.MsgText())
 		}
@@ -85,9 +94,57 @@ func TestClientDirectAnswers(t *testing.T) {
 	}
 	// 1–4 share a connection, closed by answer 4; 5 has one of its own
 	// (HTTP/1.0); 6 is closed by the executor after answering, which 7
-	// notices before sending: it opens the fourth, which 8 shares.
-	if n := conns.Load(); n != 4 {
-		t.Errorf("%d connections, want 4", n)
+	// notices before sending or by the missing answer: it opens the
+	// fourth, which 8 reuses and finds reset: 8 is sent again on the
+	// fifth, which 9 shares.
+	if n := conns.Load(); n != 5 {
+		t.Errorf("%d connections, want 5", n)
+	}
+}
+
+// A connection reset before any answer is sent again only when it was a
+// reused one: on a new connection the executor itself refused the call.
+func TestClientDirectResetNotResent(t *testing.T) {
+	addr, conns := rawExecutor(t, func(int) (string, string) {
+		return "HTTP/1.1 200 OK\r\nContent-Length: 12\r\n\r\n{\"code\":200}", "reset"
+	})
+	c := newTestClient(t, ClientConfig{})
+	ctx := context.Background()
+	if got := c.Beat(ctx, addr); !got.OK() {
+		t.Fatalf("first: %+v %s", got, got.MsgText())
+	}
+	if got := c.Beat(ctx, addr); !got.OK() {
+		t.Fatalf("after a reset of the reused connection: %+v %s", got, got.MsgText())
+	}
+	// A listener that resets every connection as the request arrives.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	var resets atomic.Int32
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			resets.Add(1)
+			_, _ = bufio.NewReader(conn).Peek(1)
+			_ = conn.(*net.TCPConn).SetLinger(0)
+			_ = conn.Close()
+		}
+	}()
+	got := c.Beat(ctx, "http://"+ln.Addr().String())
+	want := "xxl-job remoting error(read tcp "
+	if got.OK() || !strings.HasPrefix(got.MsgText(), want) || !strings.Contains(got.MsgText(), "connection reset by peer") {
+		t.Errorf("a new connection reset: %q", got.MsgText())
+	}
+	if n := resets.Load(); n != 1 {
+		t.Errorf("%d connections to the resetting executor, want 1 (not sent again)", n)
+	}
+	if n := conns.Load(); n != 2 {
+		t.Errorf("%d connections, want 2", n)
 	}
 }
 
