@@ -125,8 +125,9 @@ func (d *direct) exchange(ctx context.Context, t target, buf []byte, start int, 
 			}
 			return 0, nil, failureText(ctx, err, deadline, limit, false)
 		}
-		// The executor may close a keep-alive connection just as it is
-		// reused: the request goes out, then EOF or a reset comes back
+		// The wait for the answer's first byte is here, not in readDirect:
+		// the executor may close a keep-alive connection just as it is
+		// reused — the request goes out, then EOF or a reset comes back
 		// before a byte of answer. Executors close only between requests,
 		// so it was not taken; send it once more on a new connection, as
 		// Java's HttpURLConnection does with a POST on a cached connection.
@@ -188,12 +189,12 @@ func (e errTooLarge) Error() string {
 	return fmt.Sprintf("response body larger than %d bytes", int64(e))
 }
 
-// readDirect reads one answer from c: its status and, for a 200, its body
+// readDirect reads one answer from c, whose first byte the caller waited
+// for under the read deadline it set: its status and, for a 200, its body
 // (at most maxBody bytes, line breaks removed, invalid UTF-8 replaced, as
 // readAnswer does). reuse tells whether the connection may serve another
 // call.
 func readDirect(c *dconn, idle time.Duration, deadline time.Time, maxBody int64) (status int, answer []byte, reuse bool, err error) {
-	_ = c.SetReadDeadline(earliest(time.Now().Add(idle), deadline))
 	if answer, reuse, ok, err := readPlain(c.br, maxBody); err != nil {
 		return 0, nil, false, err
 	} else if ok {
