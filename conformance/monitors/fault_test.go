@@ -2,6 +2,7 @@ package monitors
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -114,10 +115,28 @@ func TestFailuresAcrossDatabaseOutage(t *testing.T) {
 			runs := len(exec.runs.all())
 			quiet := runs == lastRuns && time.Since(stoppedAt) > 6*time.Second // the ring looks 5 s ahead
 			lastRuns = runs
+			var retryable, retries int
 			for _, l := range logs {
 				if !failed(l) || !settled(l) {
 					return false, "waiting for " + describe([]schema.JobLog{l})
 				}
+				if l.ExecutorFailRetryCount == 1 {
+					retryable++
+				} else {
+					retries++
+				}
+			}
+			// A retry decided just before the stop (its marker and pending
+			// row stored) whose log row the outage refused is sent by the
+			// sweeper once its lease runs out (core/thread/sweeper.go), up
+			// to lease + sweep interval (30 s + 10 s) after the decision:
+			// wait for it and for the pending table to empty.
+			pending, err := db.store.PendingCount(context.Background())
+			if err != nil {
+				return false, err.Error()
+			}
+			if retries < retryable || pending > 0 {
+				return false, fmt.Sprintf("%d of %d retries stored, %d pending triggers", retries, retryable, pending)
 			}
 			return quiet, "runs still arriving"
 		})
