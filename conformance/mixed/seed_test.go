@@ -129,6 +129,11 @@ type logRow struct {
 	triggerTime                time.Time
 }
 
+func (r logRow) String() string {
+	return fmt.Sprintf("[id=%d job=%d retry=%d trigger=%d handle=%d alarm=%d at=%s]", r.id, r.jobID, r.retry,
+		r.trigger, r.hdl, r.alarm, r.triggerTime.Format(time.TimeOnly))
+}
+
 // logRows reads the log rows of a group.
 func logRows(ctx context.Context, db *cluster.DB, group int) ([]logRow, error) {
 	rows, err := db.SQL.QueryContext(ctx, "SELECT id, job_id, executor_fail_retry_count, trigger_code, handle_code,"+
