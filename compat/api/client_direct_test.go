@@ -15,7 +15,8 @@ import (
 // for the request's number (counted over all connections), then does what
 // after says: "close" closes the connection; "reset" waits for the next
 // request and resets the connection without reading it (the executor
-// closing it just as the admin reuses it); anything else keeps it.
+// closing it just as the admin reuses it), or, with an empty answer,
+// resets it at once, unanswered; anything else keeps it.
 func rawExecutor(t *testing.T, reply func(n int) (answer string, after string)) (addr string, conns *atomic.Int32) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -42,6 +43,10 @@ func rawExecutor(t *testing.T, reply func(n int) (answer string, after string)) 
 					}
 					_, _ = io.Copy(io.Discard, req.Body)
 					answer, after := reply(int(reqs.Add(1)))
+					if answer == "" && after == "reset" {
+						_ = c.(*net.TCPConn).SetLinger(0)
+						return
+					}
 					if _, err := io.WriteString(c, answer); err != nil || after == "close" {
 						return
 					}
@@ -116,26 +121,9 @@ func TestClientDirectResetNotResent(t *testing.T) {
 	if got := c.Beat(ctx, addr); !got.OK() {
 		t.Fatalf("after a reset of the reused connection: %+v %s", got, got.MsgText())
 	}
-	// A listener that resets every connection as the request arrives.
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	var resets atomic.Int32
-	go func() {
-		for {
-			conn, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			resets.Add(1)
-			_, _ = bufio.NewReader(conn).Peek(1)
-			_ = conn.(*net.TCPConn).SetLinger(0)
-			_ = conn.Close()
-		}
-	}()
-	got := c.Beat(ctx, "http://"+ln.Addr().String())
+	// An executor that resets every connection, unanswered.
+	resetting, resets := rawExecutor(t, func(int) (string, string) { return "", "reset" })
+	got := c.Beat(ctx, resetting)
 	want := "xxl-job remoting error(read tcp "
 	if got.OK() || !strings.HasPrefix(got.MsgText(), want) || !strings.Contains(got.MsgText(), "connection reset by peer") {
 		t.Errorf("a new connection reset: %q", got.MsgText())
