@@ -8,7 +8,8 @@ import (
 )
 
 // quartzVector is one row of conformance/testdata/cron/quartz-vectors.json
-// (format in /work/shared/conformance/cron/README.md).
+// (format in the conformance material's cron/README.md, ../shared/conformance in CI:
+// the Quartz answers recorded from the Java 2.4.2 class).
 type quartzVector struct {
 	Expr   string  `json:"expr"`
 	TZ     string  `json:"tz"`
