@@ -4,10 +4,13 @@ import (
 	"bufio"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"testing"
 	"time"
 
 	sq "github.com/Masterminds/squirrel"
@@ -16,9 +19,11 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/conformance/javaadmin"
 )
 
-// DefaultSchema342 is the 3.4.2 release's DDL and seed rows, kept beside
-// the repository (<module root>/../shared/spec, like the reference jars);
-// EnvSchema342 overrides it.
+// DefaultSchema342 is the 3.4.2 release's DDL and seed rows (its
+// doc/db/tables_xxl_job.sql), looked for beside the repository
+// (<module root>/../shared/spec in CI, like the reference jars); the
+// repository does not carry it (xxl-job is GPL-3.0). EnvSchema342 points
+// at it elsewhere.
 const DefaultSchema342 = "../shared/spec/schema-3.4.2.sql"
 
 // EnvSchema342 names the variable that points at the 3.4.2 DDL elsewhere.
@@ -38,6 +43,25 @@ func Schema342Path() (string, error) {
 		return "", fmt.Errorf("3.4.2 schema (set %s to use another path): %w", EnvSchema342, err)
 	}
 	return path, nil
+}
+
+// RequireSchema342 is Schema342Path for a test: the test is skipped as a
+// switched-off suite when the release's DDL is not there (a clone with
+// nothing beside it), and fails when EnvSchema342 names a file that is
+// missing.
+func RequireSchema342(t testing.TB) string {
+	t.Helper()
+	path, err := Schema342Path()
+	switch {
+	case err == nil:
+		return path
+	case os.Getenv(EnvSchema342) == "" && errors.Is(err, fs.ErrNotExist):
+		t.Skip("[suite-off] the 3.4.2 release's DDL (its doc/db/tables_xxl_job.sql) is not beside the repository: set " +
+			EnvSchema342 + " to it")
+	default:
+		t.Fatal(err)
+	}
+	return ""
 }
 
 // OpenDB342 loads the 3.4.2 release's tables and seed rows

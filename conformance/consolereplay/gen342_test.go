@@ -72,10 +72,7 @@ func TestTokenCookies(t *testing.T) {
 // TestReadDDL splits the release's DDL: the tables, SET NAMES and the seed
 // rows, without the database's own lines and the commit.
 func TestReadDDL(t *testing.T) {
-	path, err := Schema342Path()
-	if err != nil {
-		t.Fatal(err)
-	}
+	path := RequireSchema342(t)
 	stmts, err := readDDL(path)
 	if err != nil {
 		t.Fatal(err)
@@ -110,6 +107,7 @@ func TestFixture342(t *testing.T) {
 	if os.Getenv(storetest.EnvMySQL) == "" {
 		t.Skip("[suite-off] the 3.4.2 fixture needs " + storetest.EnvMySQL)
 	}
+	RequireSchema342(t)
 	url, user, pass := storetest.MySQLURLZone(t, Zone)
 	ctx := context.Background()
 	db, err := OpenDB342(ctx, url+"&useUnicode=true&characterEncoding=UTF-8", user, pass)

@@ -20,9 +20,7 @@ func TestReplayJava342(t *testing.T) {
 	if os.Getenv(storetest.EnvMySQL) == "" {
 		t.Skip("[suite-off] the Java admin 3.4.2 replay needs " + storetest.EnvMySQL)
 	}
-	if _, err := Schema342Path(); err != nil {
-		t.Fatal(err)
-	}
+	RequireSchema342(t)
 	cluster.Exclusive(t)
 	for _, plan := range Gen342.Plans() {
 		t.Run(plan.Lang, func(t *testing.T) {

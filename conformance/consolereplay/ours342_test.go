@@ -27,9 +27,7 @@ func TestReplayOurs342(t *testing.T) {
 			if os.Getenv(storetest.EnvMySQL) == "" {
 				t.Skip("[suite-off] MariaDB replay needs " + storetest.EnvMySQL)
 			}
-			if _, err := Schema342Path(); err != nil { // the release's DDL, MariaDB only
-				t.Fatal(err)
-			}
+			RequireSchema342(t) // the release's DDL, MariaDB only
 			url, user, pass := storetest.MySQLURLZone(t, Zone)
 			return database{url + "&useUnicode=true&characterEncoding=UTF-8", user, pass}
 		}},
