@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -19,12 +18,9 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
+	"github.com/xxl-admin-go/xxl-admin-go/conformance/javaadmin"
 	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/testdb"
 )
-
-// jar342 is the reference 3.4.2 admin, beside the repository
-// (../shared/reference, README there).
-const jar342 = "../../../shared/reference/xxl-job-admin-3.4.2.jar"
 
 // requireSuites skips unless both the Java and the MySQL suites are on.
 func requireSuites(t *testing.T) (java, jar string) {
@@ -39,10 +35,9 @@ func requireSuites(t *testing.T) (java, jar string) {
 	if err != nil {
 		t.Skip("[suite-off] comparing with the 3.4.2 jar needs java on PATH (XXL_TEST_JAVA=1)")
 	}
-	jar, err = filepath.Abs(jar342)
-	if err == nil {
-		_, err = os.Stat(jar)
-	}
+	// The released 3.4.2 admin jar ($XXL_TEST_JAVA_ADMIN_JAR_342, else
+	// beside the repository as CI has it).
+	jar, err = javaadmin.JarPath342()
 	if err != nil {
 		t.Fatalf("reference jar: %v", err)
 	}
