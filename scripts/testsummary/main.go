@@ -41,8 +41,8 @@ type event struct {
 // suiteOff finds a skip for a switched-off suite: tests say "[suite-off]"
 // and name the variable; older skips name it without the marker.
 var (
-	suiteOff = regexp.MustCompile(`\[suite-off\]|XXL_TEST_[A-Z_]+ not set|XXL_TEST_[A-Z_]+=1`)
-	variable = regexp.MustCompile(`XXL_TEST_[A-Z_]+`)
+	suiteOff = regexp.MustCompile(`\[suite-off\]|XXL_TEST_[A-Z0-9_]+ not set|XXL_TEST_[A-Z0-9_]+=1`)
+	variable = regexp.MustCompile(`XXL_TEST_[A-Z0-9_]*[A-Z0-9]`)
 )
 
 // hints say how to switch each suite on (as .ci/setup.d does).

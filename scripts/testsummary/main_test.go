@@ -17,6 +17,8 @@ func TestReport(t *testing.T) {
 		{Action: "skip", Package: "p", Test: "TestA"},
 		{Action: "output", Package: "p", Test: "TestB", Output: "    b_test.go:1: java: XXL_TEST_JAVA=1 not set\n"},
 		{Action: "skip", Package: "p", Test: "TestB"},
+		{Action: "output", Package: "p", Test: "TestE", Output: "    e_test.go:1: [suite-off] the DDL is not there: set XXL_TEST_SCHEMA_342 to it\n"},
+		{Action: "skip", Package: "p", Test: "TestE"},
 		{Action: "output", Package: "p", Test: "TestC", Output: "    c_test.go:1: short mode\n"},
 		{Action: "skip", Package: "p", Test: "TestC"},
 		{Action: "output", Package: "p", Test: "TestD", Output: "    d_test.go:9: boom\n"},
@@ -34,7 +36,9 @@ func TestReport(t *testing.T) {
 		t.Errorf("rendered:\n%s", got)
 	}
 	want := "skipped suites (switched off): 1 tests need XXL_TEST_JAVA=1 after make java; " +
-		"1 tests need XXL_TEST_MYSQL_DSN='xxl:xxl_pwd@tcp(127.0.0.1:3306)/' (.ci/setup.d shows how CI switches each on)"
+		"1 tests need XXL_TEST_MYSQL_DSN='xxl:xxl_pwd@tcp(127.0.0.1:3306)/'; " +
+		"1 tests need XXL_TEST_SCHEMA_342=<the 3.4.2 release's doc/db/tables_xxl_job.sql> (or put the reference material at ../shared) " +
+		"(.ci/setup.d shows how CI switches each on)"
 	if s := r.summary(); s != want {
 		t.Errorf("summary\n  %s\nwant\n  %s", s, want)
 	}
