@@ -53,6 +53,7 @@ var hints = map[string]string{
 	"XXL_TEST_PYXXL":             "XXL_TEST_PYXXL=<python with pyxxl==0.4.8>",
 	"XXL_TEST_IMAGE":             "XXL_TEST_IMAGE=dist/oci after make image",
 	"XXL_TEST_OPENAPI_VALIDATOR": "XXL_TEST_OPENAPI_VALIDATOR=<openapi-spec-validator> (.ci/setup.d/50-openapi.sh installs it)",
+	"XXL_TEST_LDAP":              "XXL_TEST_LDAP=ldap://127.0.0.1:3389 (and XXL_TEST_LDAPS, XXL_TEST_LDAP_CA) after sourcing .ci/setup.d/60-ldap.sh",
 }
 
 func main() {
