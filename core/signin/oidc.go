@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/coreos/go-oidc/v3/oidc"
 	"golang.org/x/oauth2"
@@ -28,7 +29,7 @@ type OIDCConfig struct {
 	GroupClaim    string // default groups
 	AdminClaim    string // default GroupClaim
 	AdminValues   []string
-	HTTPClient    *http.Client // for discovery, keys and the token call; nil: http.DefaultClient
+	HTTPClient    *http.Client // for discovery, keys and the token call; nil: one with a 10 s timeout
 }
 
 // OIDC signs people in with an OpenID Connect provider: authorization
@@ -61,6 +62,11 @@ func NewOIDC(cfg OIDCConfig) (*OIDC, error) {
 	if cfg.AdminClaim == "" {
 		cfg.AdminClaim = cfg.GroupClaim
 	}
+	if cfg.HTTPClient == nil {
+		// A provider that never answers must not hold sign-ins (and the
+		// discovery lock) forever.
+		cfg.HTTPClient = &http.Client{Timeout: 10 * time.Second}
+	}
 	if !slices.Contains(cfg.Scopes, oidc.ScopeOpenID) {
 		cfg.Scopes = append([]string{oidc.ScopeOpenID}, cfg.Scopes...)
 	}
@@ -68,10 +74,7 @@ func NewOIDC(cfg OIDCConfig) (*OIDC, error) {
 }
 
 func (o *OIDC) ctx(ctx context.Context) context.Context {
-	if o.cfg.HTTPClient != nil {
-		return oidc.ClientContext(ctx, o.cfg.HTTPClient)
-	}
-	return ctx
+	return oidc.ClientContext(ctx, o.cfg.HTTPClient)
 }
 
 // discover reads the provider's metadata once it answers.
@@ -138,6 +141,10 @@ func (o *OIDC) Finish(ctx context.Context, redirectURL, code string, f Flow) (Id
 		return Identity{}, fmt.Errorf("%w: ID token claims: %v", ErrRefused, err)
 	}
 	name, _ := claims[o.cfg.UsernameClaim].(string)
+	if verified, ok := claims["email_verified"].(bool); o.cfg.UsernameClaim == "email" && ok && !verified {
+		// Whoever types an address into a self-service profile does not own it.
+		return Identity{}, fmt.Errorf("%w: the e-mail address is not verified", ErrRefused)
+	}
 	id := Identity{Source: "oidc", Username: name, Groups: stringsOf(claims[o.cfg.GroupClaim])}
 	for _, v := range stringsOf(claims[o.cfg.AdminClaim]) {
 		if slices.Contains(o.cfg.AdminValues, v) {
