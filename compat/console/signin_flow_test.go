@@ -261,3 +261,29 @@ func TestPasswordFormSignin(t *testing.T) {
 		e.refused(t, resp, body, "another sign-in method", e.users())
 	})
 }
+
+// TestSigninSessionTimeout: a signed-in person's session ends
+// SessionTimeout after the sign-in (groups are read again at the next
+// one); a local user's session does not.
+func TestSigninSessionTimeout(t *testing.T) {
+	bothConsoles(t, func(t *testing.T, gen3 bool) {
+		e := newSigninEnv(t, gen3, nil)
+		alice := e.browser()
+		e.signIn(alice, "alice", "alice-op")
+		local := e.browser()
+		if code, msg := e.password(local, "admin", "123456"); code != 200 {
+			t.Fatalf("admin: %v %q", code, msg)
+		}
+		e.skew.Store(int64(59 * time.Minute))
+		if !e.loggedIn(alice) || !e.loggedIn(local) {
+			t.Fatal("logged out before the timeout")
+		}
+		e.skew.Store(int64(61 * time.Minute))
+		if e.loggedIn(alice) {
+			t.Fatal("signed-in session outlived xxl.job.console.signin.session-timeout")
+		}
+		if !e.loggedIn(local) {
+			t.Fatal("the local admin's session ended with the sign-in timeout")
+		}
+	})
+}

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -33,6 +34,7 @@ type signinEnv struct {
 	store *schema.Store
 	srv   *httptest.Server
 	op    *oidcop.Provider
+	skew  atomic.Int64 // added to the console's clock
 }
 
 var opUsers = map[string]oidcop.User{
@@ -74,7 +76,7 @@ func newSigninEnv(t *testing.T, gen3 bool, edit func(*SigninConfig)) *signinEnv 
 	c, err := New(Config{Store: e.store, Jobs: jobs.New(jobs.Config{Store: e.store, Texts: texts, Loc: time.UTC, Now: time.Now}),
 		Trigger: &submits{}, Executor: &fakeExecutor{}, Results: overwriter{e.store}, Texts: texts, Files: static.Files(),
 		ContextPath: ctxPath, Secret: []byte("0123456789abcdef0123456789abcdef"), Generation: gen, Signin: sc,
-		Loc: time.UTC, Now: time.Now, Log: zerolog.Nop()})
+		Loc: time.UTC, Now: func() time.Time { return time.Now().Add(time.Duration(e.skew.Load())) }, Log: zerolog.Nop()})
 	if err != nil {
 		t.Fatal(err)
 	}
