@@ -13,8 +13,8 @@ import (
 )
 
 // TestOIDCSignInBrowser signs in on both consoles in headless Chromium:
-// the console's button, the provider's own login page, back to the
-// console's frame. XXL_SIGNIN_SCREENSHOTS=DIR saves the login pages
+// the console's button, the zitadel provider's own login page, back to
+// the console's frame. XXL_SIGNIN_SCREENSHOTS=DIR saves the login pages
 // (docs/screenshots/signin*.png).
 func TestOIDCSignInBrowser(t *testing.T) {
 	path := os.Getenv(browser.EnvChromium)
@@ -30,6 +30,7 @@ func TestOIDCSignInBrowser(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		e := newSigninEnv(t, gen3, nil)
+		issuer, _ := e.useZitadel()
 		p, err := b.NewPage(ctx)
 		if err != nil {
 			t.Fatal(err)
@@ -54,7 +55,7 @@ func TestOIDCSignInBrowser(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		wait := p.ExpectLoadOf(e.op.Issuer + "/authorize")
+		wait := p.ExpectLoadOf(issuer + "/login/username")
 		if err := p.Eval(ctx, `document.getElementById('signin-oidc').click(), true`, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -62,9 +63,9 @@ func TestOIDCSignInBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 		wait = p.ExpectLoadOf(e.srv.URL + ctxPath + "/")
-		if err := p.Eval(ctx, `document.getElementById('username').value = 'alice';
-			document.getElementById('password').value = 'alice-op';
-			document.getElementById('submit').click(), true`, nil); err != nil {
+		if err := p.Eval(ctx, `document.getElementById('username').value = 'test-user2';
+			document.getElementById('password').value = 'verysecure';
+			document.querySelector('button[type=submit]').click(), true`, nil); err != nil {
 			t.Fatal(err)
 		}
 		if err := wait(ctx); err != nil {
@@ -78,11 +79,11 @@ func TestOIDCSignInBrowser(t *testing.T) {
 			t.Fatalf("after the sign-in the browser is at %s", where)
 		}
 		// The page shows the signed-in user's name.
-		if err := p.WaitFor(ctx, `document.body.innerText.indexOf('alice') >= 0`); err != nil {
+		if err := p.WaitFor(ctx, `document.body.innerText.indexOf('test-user2') >= 0`); err != nil {
 			t.Fatal(err)
 		}
-		if u := e.user("alice"); u.Role != 1 || signin.MarkerSource(u.Password) != "oidc" {
-			t.Fatalf("alice: %+v", u)
+		if u := e.user("test-user2"); signin.MarkerSource(u.Password) != "oidc" {
+			t.Fatalf("test-user2: %+v", u)
 		}
 		for _, prob := range p.Problems() {
 			if !strings.Contains(prob, "favicon") {

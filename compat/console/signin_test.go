@@ -35,6 +35,8 @@ type signinEnv struct {
 	srv   *httptest.Server
 	op    *oidcop.Provider
 	skew  atomic.Int64 // added to the console's clock
+
+	console *Console
 }
 
 var opUsers = map[string]oidcop.User{
@@ -80,6 +82,7 @@ func newSigninEnv(t *testing.T, gen3 bool, edit func(*SigninConfig)) *signinEnv 
 	if err != nil {
 		t.Fatal(err)
 	}
+	e.console = c
 	e.srv = httptest.NewServer(c.Handler())
 	t.Cleanup(e.srv.Close)
 	e.op.AllowRedirect(e.srv.URL + ctxPath + oidcCallbackPath)

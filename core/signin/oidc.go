@@ -140,6 +140,13 @@ func (o *OIDC) Finish(ctx context.Context, redirectURL, code string, f Flow) (Id
 	if err := idt.Claims(&claims); err != nil {
 		return Identity{}, fmt.Errorf("%w: ID token claims: %v", ErrRefused, err)
 	}
+	if _, ok := claims[o.cfg.UsernameClaim]; !ok {
+		// A thin ID token (Okta's and others' code flow): the profile is at
+		// the userinfo endpoint, read with the access token just issued.
+		if err := o.mergeUserInfo(ctx, p, tok, idt.Subject, claims); err != nil {
+			return Identity{}, err
+		}
+	}
 	name, _ := claims[o.cfg.UsernameClaim].(string)
 	if verified, ok := claims["email_verified"].(bool); o.cfg.UsernameClaim == "email" && ok && !verified {
 		// Whoever types an address into a self-service profile does not own it.
@@ -152,6 +159,31 @@ func (o *OIDC) Finish(ctx context.Context, redirectURL, code string, f Flow) (Id
 		}
 	}
 	return id, nil
+}
+
+// mergeUserInfo adds the userinfo endpoint's claims the ID token lacks.
+// The answer must be about the ID token's subject (OIDC Core §5.3.2).
+func (o *OIDC) mergeUserInfo(ctx context.Context, p *oidc.Provider, tok *oauth2.Token, subject string, claims map[string]any) error {
+	if p.UserInfoEndpoint() == "" {
+		return nil
+	}
+	info, err := p.UserInfo(o.ctx(ctx), oauth2.StaticTokenSource(tok))
+	if err != nil {
+		return fmt.Errorf("%w: userinfo: %v", ErrRefused, err)
+	}
+	if info.Subject != subject {
+		return fmt.Errorf("%w: the userinfo answer is about another subject", ErrRefused)
+	}
+	var extra map[string]any
+	if err := info.Claims(&extra); err != nil {
+		return fmt.Errorf("%w: userinfo claims: %v", ErrRefused, err)
+	}
+	for k, v := range extra {
+		if _, ok := claims[k]; !ok {
+			claims[k] = v
+		}
+	}
+	return nil
 }
 
 // EndSessionURL is the provider's RP-initiated logout URL, returning to
