@@ -31,8 +31,11 @@ func TestOIDCSignIn(t *testing.T) {
 		if code, _ := e.password(e.browser(), "alice", "alice-op"); code != 500 {
 			t.Fatal("password login of a provisioned user")
 		}
+		// bob's ID token is thin: his name and groups come from userinfo.
+		e.op.Thin(true, "")
 		bob := e.browser()
 		e.signIn(bob, "bob", "bob-op")
+		e.op.Thin(false, "")
 		if u := e.user("bob"); u.Role != 0 || *u.Permission != "1,2" {
 			t.Fatalf("bob: %+v", u)
 		}
@@ -162,8 +165,15 @@ func TestOIDCAttacks(t *testing.T) {
 			e.refused(t, resp, body, "ID token", n)
 		})
 		t.Run("no user name claim", func(t *testing.T) {
-			resp, body := callback(func(c map[string]any) { delete(c, "preferred_username") }, false)
+			b := e.browser()
+			resp, body := e.do(b, http.MethodGet, e.toProvider(b, "nameless", "nameless-op"), nil)
 			e.refused(t, resp, body, "user name", n)
+		})
+		t.Run("userinfo about another subject", func(t *testing.T) {
+			e.op.Thin(true, "sub-alice")
+			defer e.op.Thin(false, "")
+			resp, body := callback(nil, false)
+			e.refused(t, resp, body, "another subject", n)
 		})
 		t.Run("the local admin's name", func(t *testing.T) {
 			b := e.browser()

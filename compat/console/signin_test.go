@@ -44,6 +44,8 @@ var opUsers = map[string]oidcop.User{
 	"bob":   {Password: "bob-op", Claims: map[string]any{"preferred_username": "bob", "groups": "team-b"}},
 	"admin": {Password: "admin-op", Claims: map[string]any{"preferred_username": "admin", "groups": []string{"xxl-admins"}}},
 	"dave":  {Password: "dave-op", Claims: map[string]any{"preferred_username": "dave"}},
+	// No user name claim, neither in the ID token nor at userinfo.
+	"nameless": {Password: "nameless-op", Claims: map[string]any{"email": "x@example.com"}},
 }
 
 func newSigninEnv(t *testing.T, gen3 bool, edit func(*SigninConfig)) *signinEnv {

@@ -18,6 +18,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -56,6 +57,9 @@ type Provider struct {
 	tamper      func(claims map[string]any)
 	forgeKey    *rsa.PrivateKey
 	endSessions []url.Values
+	access      map[string]string // access token → user
+	thin        bool              // profile claims at userinfo only
+	infoSubject string            // userinfo's sub when set (an answer about someone else)
 }
 
 // Start runs a provider with one client and the given users until the
@@ -66,7 +70,7 @@ func Start(t interface {
 	Fatal(...any)
 }, users map[string]User) *Provider {
 	t.Helper()
-	p := &Provider{ClientID: "xxl-admin", ClientSecret: "client-secret-0123456789", users: users, codes: map[string]*grant{}}
+	p := &Provider{ClientID: "xxl-admin", ClientSecret: "client-secret-0123456789", users: users, codes: map[string]*grant{}, access: map[string]string{}}
 	p.Rotate(false)
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /.well-known/openid-configuration", p.discovery)
@@ -75,6 +79,7 @@ func Start(t interface {
 	mux.HandleFunc("POST /login", p.login)
 	mux.HandleFunc("POST /token", p.token)
 	mux.HandleFunc("GET /end_session", p.endSession)
+	mux.HandleFunc("GET /userinfo", p.userinfo)
 	p.srv = httptest.NewServer(mux)
 	p.Issuer = p.srv.URL
 	t.Cleanup(p.srv.Close)
@@ -123,6 +128,14 @@ func (p *Provider) Forge(on bool) {
 	p.forgeKey = k
 }
 
+// Thin issues ID tokens without the users' claims, which userinfo then
+// answers; subject, when not empty, is the sub userinfo claims.
+func (p *Provider) Thin(on bool, subject string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.thin, p.infoSubject = on, subject
+}
+
 // EndSessions are the queries of the end-session requests received.
 func (p *Provider) EndSessions() []url.Values {
 	p.mu.Lock()
@@ -133,7 +146,7 @@ func (p *Provider) EndSessions() []url.Values {
 func (p *Provider) discovery(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{
 		"issuer": p.Issuer, "authorization_endpoint": p.Issuer + "/authorize", "token_endpoint": p.Issuer + "/token",
-		"jwks_uri": p.Issuer + "/keys", "end_session_endpoint": p.Issuer + "/end_session",
+		"jwks_uri": p.Issuer + "/keys", "userinfo_endpoint": p.Issuer + "/userinfo", "end_session_endpoint": p.Issuer + "/end_session",
 		"response_types_supported": []string{"code"}, "subject_types_supported": []string{"public"},
 		"id_token_signing_alg_values_supported": []string{"RS256"}, "code_challenge_methods_supported": []string{"S256"},
 	})
@@ -240,8 +253,10 @@ func (p *Provider) token(w http.ResponseWriter, r *http.Request) {
 	now := time.Now()
 	claims := map[string]any{"iss": p.Issuer, "sub": "sub-" + g.user, "aud": p.ClientID, "iat": now.Unix(),
 		"exp": now.Add(5 * time.Minute).Unix(), "nonce": g.nonce}
-	for k, v := range p.users[g.user].Claims {
-		claims[k] = v
+	if !p.thin {
+		for k, v := range p.users[g.user].Claims {
+			claims[k] = v
+		}
 	}
 	if p.tamper != nil {
 		p.tamper(claims)
@@ -263,7 +278,27 @@ func (p *Provider) token(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	raw, _ := jws.CompactSerialize()
-	writeJSON(w, http.StatusOK, map[string]any{"access_token": random(), "token_type": "Bearer", "expires_in": 300, "id_token": raw})
+	at := random()
+	p.access[at] = g.user
+	writeJSON(w, http.StatusOK, map[string]any{"access_token": at, "token_type": "Bearer", "expires_in": 300, "id_token": raw})
+}
+
+func (p *Provider) userinfo(w http.ResponseWriter, r *http.Request) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	user, ok := p.access[strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")]
+	if !ok {
+		writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_token"})
+		return
+	}
+	claims := map[string]any{"sub": "sub-" + user}
+	if p.infoSubject != "" {
+		claims["sub"] = p.infoSubject
+	}
+	for k, v := range p.users[user].Claims {
+		claims[k] = v
+	}
+	writeJSON(w, http.StatusOK, claims)
 }
 
 func (p *Provider) endSession(w http.ResponseWriter, r *http.Request) {
