@@ -55,6 +55,9 @@ func (c *Console) signinRoutes(table map[string]endpoint) {
 		return
 	}
 	if c.signin.OIDC != nil {
+		// Plain GETs, not marked writes: the callback arrives from the
+		// provider's site by design; the sealed flow and its state are
+		// what tie it to the browser that started the sign-in.
 		table[oidcStartPath] = endpoint{access: anyone, page: true, serve: (*Console).oidcStart}
 		table[oidcCallbackPath] = endpoint{access: anyone, page: true, serve: (*Console).oidcCallback}
 	}

@@ -40,7 +40,11 @@ func (c *Console) loginPassword(x *exchange) error {
 		refusal = c.text(invalid)
 	}
 	if refusal != "" {
-		c.throttle.failed(keys...)
+		if refusal != directoryDown {
+			// A directory outage is no guess at a password: it must not
+			// slow the break-glass login that follows from this address.
+			c.throttle.failed(keys...)
+		}
 		c.log.Info().Str("username", clip(*name, 64)).Str("address", clientAddress(x.r)).Str("reason", refusal).Msg("login refused")
 		failf(x.w, refusal)
 		return nil
@@ -57,6 +61,10 @@ func (c *Console) loginPassword(x *exchange) error {
 	return nil
 }
 
+// directoryDown is the password form's answer while the directory cannot
+// be asked.
+const directoryDown = "The LDAP directory cannot be reached; try again later. Local users can still log in."
+
 // verifyPassword finds the user a name and password log in: a zero user
 // and no refusal is "wrong name or password"; a refusal is a text to show.
 func (c *Console) verifyPassword(x *exchange, name, password string) (schema.User, string, error) {
@@ -72,6 +80,9 @@ func (c *Console) verifyPassword(x *exchange, name, password string) (schema.Use
 		// A local user: its own password decides, never the directory's
 		// (a directory entry of the same name must not become it).
 		if u.Password != hash {
+			if c.gen3 && isMD5Of(u.Password, password) {
+				return schema.User{}, md5LoginMsg(u.Username, password), nil
+			}
 			return schema.User{}, "", nil
 		}
 		if !c.signin.PasswordLogin && !strings.EqualFold(u.Username, c.signin.BreakGlassUser) {
@@ -89,7 +100,7 @@ func (c *Console) verifyPassword(x *exchange, name, password string) (schema.Use
 		return schema.User{}, "", nil
 	case err != nil:
 		c.log.Error().Err(err).Str("username", clip(name, 64)).Msg("LDAP sign-in failed")
-		return schema.User{}, "The LDAP directory cannot be reached; try again later. Local users can still log in.", nil
+		return schema.User{}, directoryDown, nil
 	}
 	u, err = c.provisioner.Provision(x.ctx, id, c.signin.LDAPMapping)
 	if refusal := provisionRefusal(err); refusal != "" {
