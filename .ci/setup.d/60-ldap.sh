@@ -3,15 +3,17 @@
 # the users and groups of core/signin/testdata/directory.ldif and a
 # self-signed certificate for StartTLS and LDAPS, and switches the LDAP
 # sign-in suite on.
-ldap_dir=${XXL_LDAP_DIR:-$(mktemp -d /tmp/xxl-ldap.XXXXXX)}
+ldap_dir=${XXL_LDAP_DIR:-/tmp/xxl-ldap}
 ldap_port=${XXL_LDAP_PORT:-3389}
 ldaps_port=$((ldap_port + 1))
 mkdir -p "$ldap_dir/db"
-if [ -f "$ldap_dir/slapd.pid" ] && kill -0 "$(cat "$ldap_dir/slapd.pid")" 2>/dev/null; then
-  kill "$(cat "$ldap_dir/slapd.pid")"
-  for _ in $(seq 1 50); do kill -0 "$(cat "$ldap_dir/slapd.pid")" 2>/dev/null || break; sleep 0.1; done
-  rm -rf "$ldap_dir/db" && mkdir -p "$ldap_dir/db"
+# A slapd this script started before (same directory) is stopped first.
+old_pid=$(cat "$ldap_dir/slapd.pid" 2>/dev/null || true)
+if [ -n "$old_pid" ] && kill -0 "$old_pid" 2>/dev/null; then
+  kill "$old_pid"
+  for _ in $(seq 1 100); do kill -0 "$old_pid" 2>/dev/null || break; sleep 0.1; done
 fi
+rm -rf "$ldap_dir/db" && mkdir -p "$ldap_dir/db"
 openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 \
   -addext subjectAltName=IP:127.0.0.1,DNS:localhost \
   -keyout "$ldap_dir/key.pem" -out "$ldap_dir/cert.pem" 2>/dev/null
