@@ -27,9 +27,21 @@ func TestOIDCSignIn(t *testing.T) {
 		if gen3 && (alice.Token == nil || *alice.Token == "") {
 			t.Fatal("3.x login without a token")
 		}
-		// No password logs a provisioned user in.
+		// No password logs a provisioned user in, and none can be set by
+		// the user (which would outlive their removal at the provider):
+		// the old password asked for matches nothing.
 		if code, _ := e.password(e.browser(), "alice", "alice-op"); code != 500 {
 			t.Fatal("password login of a provisioned user")
+		}
+		updatePwd := "/user/updatePwd"
+		if gen3 {
+			updatePwd = "/auth/updatePwd"
+		}
+		for _, old := range []string{"alice-op", alice.Password, ""} {
+			e.do(b, http.MethodPost, e.srv.URL+ctxPath+updatePwd, url.Values{"oldPassword": {old}, "password": {"mine-now"}})
+		}
+		if u := e.user("alice"); u.Password != alice.Password {
+			t.Fatalf("a signed-in user set a password: %+v", u)
 		}
 		// bob's ID token is thin: his name and groups come from userinfo.
 		e.op.Thin(true, "")
