@@ -115,6 +115,10 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 
 	jobService := jobs.New(jobs.Config{Store: store, Texts: texts, Rules: gen.jobRules, Loc: time.Local, FixRate: gen.fixRate,
 		Now: now, Log: log})
+	signins, err := signinConfig(cfg.Console.Signin, log)
+	if err != nil {
+		return parts{}, err
+	}
 	web, err := console.New(console.Config{
 		Store:        store,
 		Jobs:         jobService,
@@ -129,6 +133,7 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 		Generation:   store.Generation().Major(),
 		TokenKey:     cfg.SSO.TokenKey,
 		TokenTimeout: cfg.SSO.TokenTimeout,
+		Signin:       signins,
 		Loc:          time.Local,
 		Now:          now,
 		Log:          log,

@@ -127,6 +127,8 @@ type Console struct {
 	// Secret (xxl.job.console.secret) signs login cookies; every admin
 	// sharing a database needs the same one. Empty: derived (see app).
 	Secret string
+	// Signin is the company sign-in (OIDC, LDAP): signin.go.
+	Signin Signin
 }
 
 // OpenAPI holds the job management API's keys (new: the Java admin has no
@@ -216,6 +218,34 @@ var defaults = map[string]string{
 	"xxl.job.alarm.timeout":                                "5000",
 	"xxl.job.console.legacy-cookie":                        "false",
 	"xxl.job.console.secret":                               "",
+	"xxl.job.console.password-login":                       "true",
+	"xxl.job.console.break-glass-user":                     "",
+	"xxl.job.console.signin.session-timeout":               "12h",
+	"xxl.job.console.oidc.scopes":                          "openid,profile,email",
+	"xxl.job.console.oidc.display-name":                    "OpenID Connect",
+	"xxl.job.console.oidc.username-claim":                  "preferred_username",
+	"xxl.job.console.oidc.group-claim":                     "groups",
+	"xxl.job.console.ldap.user-filter":                     "(uid={0})",
+	"xxl.job.console.ldap.user-attribute":                  "uid",
+	"xxl.job.console.ldap.group-filter":                    "(member={0})",
+	"xxl.job.console.ldap.group-attribute":                 "cn",
+	"xxl.job.console.ldap.timeout":                         "5000",
+	"xxl.job.console.ldap.start-tls":                       "false",
+	"xxl.job.console.oidc.group-permissions":               "",
+	"xxl.job.console.ldap.group-permissions":               "",
+	"xxl.job.console.oidc.admin-values":                    "",
+	"xxl.job.console.ldap.admin-groups":                    "",
+	"xxl.job.console.oidc.issuer":                          "",
+	"xxl.job.console.ldap.url":                             "",
+	"xxl.job.console.oidc.redirect-url":                    "",
+	"xxl.job.console.oidc.admin-claim":                     "",
+	"xxl.job.console.oidc.client-id":                       "",
+	"xxl.job.console.ldap.base-dn":                         "",
+	"xxl.job.console.ldap.group-base-dn":                   "",
+	"xxl.job.console.ldap.bind-dn":                         "",
+	"xxl.job.console.ldap.ca-file":                         "",
+	"xxl.job.console.oidc.client-secret":                   "",
+	"xxl.job.console.ldap.bind-password":                   "",
 	"xxl.job.openapi.token":                                "",
 	"xxl.job.openapi.user":                                 "",
 	"xxl.job.durable-triggers":                             "true",
@@ -245,7 +275,8 @@ var defaults3 = map[string]string{
 // file whose content (without a trailing newline) is the value, so secrets
 // stay out of command lines, environment dumps and properties files.
 var secretKeys = []string{"spring.datasource.password", "spring.mail.password", "xxl.job.accessToken",
-	"xxl.job.console.secret", "xxl.job.alarm.webhook.secret", "xxl.job.openapi.token"}
+	"xxl.job.console.secret", "xxl.job.alarm.webhook.secret", "xxl.job.openapi.token",
+	"xxl.job.console.oidc.client-secret", "xxl.job.console.ldap.bind-password"}
 
 // Env abstracts the process environment and file system so Load is testable.
 type Env struct {
@@ -517,7 +548,7 @@ func build(r resolver, generation int) (*Config, error) {
 		Timeout:       r.millis("xxl.job.alarm.timeout", &errs),
 	}
 	c.Console = Console{LegacyCookie: r.boolean("xxl.job.console.legacy-cookie"),
-		Secret: r.secret("xxl.job.console.secret", &errs)}
+		Secret: r.secret("xxl.job.console.secret", &errs), Signin: buildSignin(r, &errs)}
 	c.OpenAPI = OpenAPI{Token: r.secret("xxl.job.openapi.token", &errs), User: strings.TrimSpace(r.str("xxl.job.openapi.user"))}
 	switch {
 	case c.OpenAPI.Token == "":

@@ -192,12 +192,14 @@ func TestAlarmKeys(t *testing.T) {
 // the value, and that an unreadable file stops start-up naming the key.
 func TestSecretsFromFiles(t *testing.T) {
 	get := map[string]func(c *Config) string{
-		"spring.datasource.password":   func(c *Config) string { return c.Datasource.Password },
-		"spring.mail.password":         func(c *Config) string { return c.Mail.Password },
-		"xxl.job.accessToken":          func(c *Config) string { return c.AccessToken },
-		"xxl.job.console.secret":       func(c *Config) string { return c.Console.Secret },
-		"xxl.job.alarm.webhook.secret": func(c *Config) string { return c.Alarm.WebhookSecret },
-		"xxl.job.openapi.token":        func(c *Config) string { return c.OpenAPI.Token },
+		"spring.datasource.password":         func(c *Config) string { return c.Datasource.Password },
+		"spring.mail.password":               func(c *Config) string { return c.Mail.Password },
+		"xxl.job.accessToken":                func(c *Config) string { return c.AccessToken },
+		"xxl.job.console.secret":             func(c *Config) string { return c.Console.Secret },
+		"xxl.job.alarm.webhook.secret":       func(c *Config) string { return c.Alarm.WebhookSecret },
+		"xxl.job.openapi.token":              func(c *Config) string { return c.OpenAPI.Token },
+		"xxl.job.console.oidc.client-secret": func(c *Config) string { return c.Console.Signin.OIDC.ClientSecret },
+		"xxl.job.console.ldap.bind-password": func(c *Config) string { return c.Console.Signin.LDAP.BindPassword },
 	}
 	if len(get) != len(secretKeys) {
 		t.Fatalf("test covers %d keys, secretKeys has %d", len(get), len(secretKeys))

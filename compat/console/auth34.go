@@ -33,7 +33,10 @@ func (c *Console) authLogin(x *exchange) error {
 		x.w.WriteHeader(http.StatusSeeOther)
 		return nil
 	}
-	c.render(x, c.page(x, "login", nil))
+	if c.signin != nil && c.endProviderSession(x, "/auth/login") {
+		return nil
+	}
+	c.render(x, c.page(x, "login", c.loginModel(x)))
 	return nil
 }
 
@@ -115,6 +118,11 @@ func (c *Console) authLogout(x *exchange) error {
 	if err != nil || strings.TrimSpace(ck.Value) == "" {
 		ok34(x.w, nil)
 		return nil
+	}
+	if c.signin != nil {
+		if u, err := c.tokens.resolve(x.ctx, ck.Value); err == nil {
+			c.markProviderLogout(x, u.Password)
+		}
 	}
 	err = c.tokens.logout(x.ctx, ck.Value)
 	c.tokens.clearCookie(x.w)

@@ -13,6 +13,7 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/compat/i18n"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/core/jobs"
+	"github.com/xxl-admin-go/xxl-admin-go/core/signin"
 	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
 )
 
@@ -52,9 +53,11 @@ type Config struct {
 	// login cookie's name and a login's lifetime (0: unlimited).
 	TokenKey     string
 	TokenTimeout time.Duration
-	Loc          *time.Location // the admin's zone (report days, dates in pages)
-	Now          func() time.Time
-	Log          zerolog.Logger
+	// Signin is the company sign-in (OIDC, LDAP); nil: off.
+	Signin *SigninConfig
+	Loc    *time.Location // the admin's zone (report days, dates in pages)
+	Now    func() time.Time
+	Log    zerolog.Logger
 }
 
 // Console serves the web console.
@@ -70,8 +73,13 @@ type Console struct {
 	gen3     bool
 	static   *staticFiles
 	throttle *throttle
-	now      func() time.Time
-	log      zerolog.Logger
+	// signin is cfg.Signin; provisioner makes the rows of signed-in
+	// users, sealer the sign-in flow cookies.
+	signin      *SigninConfig
+	provisioner *signin.Provisioner
+	sealer      *signin.Sealer
+	now         func() time.Time
+	log         zerolog.Logger
 }
 
 // New parses the templates and builds the console.
@@ -97,7 +105,7 @@ func New(cfg Config) (*Console, error) {
 	if err != nil {
 		return nil, fmt.Errorf("console: %w", err)
 	}
-	return &Console{
+	c := &Console{
 		cfg: cfg, store: cfg.Store, jobs: cfg.Jobs, texts: cfg.Texts, views: v, static: st,
 		logs: jobs.NewLogs(jobs.LogsConfig{Store: cfg.Store, Executor: cfg.Executor, Results: cfg.Results,
 			Texts: cfg.Texts, Now: cfg.Now, Log: cfg.Log}),
@@ -107,7 +115,15 @@ func New(cfg Config) (*Console, error) {
 		throttle: newThrottle(cfg.Now),
 		now:      cfg.Now,
 		log:      cfg.Log.With().Str("component", "console").Logger(),
-	}, nil
+	}
+	if cfg.Signin != nil {
+		c.signin = cfg.Signin
+		c.provisioner = &signin.Provisioner{Store: cfg.Store, Log: c.log}
+		c.sealer = signin.NewSealer(cfg.Secret, cfg.Now)
+		c.sessions.signinTimeout = cfg.Signin.SessionTimeout
+		c.tokens.signinTimeout = cfg.Signin.SessionTimeout
+	}
+	return c, nil
 }
 
 // text is an i18n text of the configured language.

@@ -29,9 +29,9 @@ func (c *Console) routeTable() map[string]endpoint {
 	return map[string]endpoint{
 		// index (IndexController)
 		"/":          {access: member, page: true, serve: (*Console).index},
-		"/toLogin":   {access: anyone, page: true, serve: (*Console).toLogin},
-		"/login":     {access: anyone, post: true, writes: true, serve: (*Console).login},
-		"/logout":    {access: anyone, post: true, writes: true, serve: (*Console).logout},
+		"/toLogin":   {access: anyone, page: true, serve: (*Console).loginPage},
+		"/login":     {access: anyone, post: true, writes: true, serve: (*Console).loginPassword},
+		"/logout":    {access: anyone, post: true, writes: true, serve: (*Console).logoutSignin},
 		"/chartInfo": {access: member, serve: (*Console).chartInfo},
 		"/help":      {access: member, page: true, serve: (*Console).help},
 
@@ -86,6 +86,7 @@ func (c *Console) routes() http.Handler {
 	if c.gen3 {
 		table = c.routeTable34()
 	}
+	c.signinRoutes(table)
 	base := c.cfg.ContextPath
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		path := strings.TrimPrefix(r.URL.Path, base)

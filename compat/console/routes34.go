@@ -21,7 +21,7 @@ func (c *Console) routeTable34() map[string]endpoint {
 
 		// LoginController
 		"/auth/login":     {access: anyone, page: true, serve: (*Console).authLogin},
-		"/auth/doLogin":   {access: anyone, post: true, writes: true, serve: (*Console).authDoLogin},
+		"/auth/doLogin":   {access: anyone, post: true, writes: true, serve: (*Console).loginPassword},
 		"/auth/logout":    {access: anyone, post: true, writes: true, serve: (*Console).authLogout},
 		"/auth/updatePwd": {access: member, writes: true, serve: (*Console).authUpdatePwd},
 

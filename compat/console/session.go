@@ -47,6 +47,9 @@ type sessions struct {
 	legacy bool
 	store  userLoader
 	now    func() time.Time
+	// signinTimeout ends a signed-in user's session (a row sign-in made)
+	// this long after it began; 0: no limit of its own.
+	signinTimeout time.Duration
 }
 
 type userLoader interface {
@@ -118,6 +121,9 @@ func (s *sessions) resolveSigned(ctx context.Context, value string) (schema.User
 	// An exact name match too: the lookup ignores case as the collation
 	// does, the signature was made for one spelling.
 	if u.Username != payload.User || !hmac.Equal(mac, s.mac(p, u.Password)) {
+		return schema.User{}, errNoSession
+	}
+	if signedInLimit(u, issued, s.now(), s.signinTimeout) {
 		return schema.User{}, errNoSession
 	}
 	return u, nil

@@ -39,6 +39,9 @@ type tokenSessions struct {
 	key     string        // cookie name
 	timeout time.Duration // login lifetime; 0: unlimited
 	now     func() time.Time
+	// signinTimeout is the lifetime of a signed-in user's login (a row
+	// sign-in made); 0: timeout only.
+	signinTimeout time.Duration
 }
 
 type tokenStore interface {
@@ -103,6 +106,9 @@ func (s *tokenSessions) resolve(ctx context.Context, value string) (schema.User,
 		return schema.User{}, lookupErr(err)
 	}
 	if u.Token == nil || *u.Token == "" || subtle.ConstantTimeCompare([]byte(*u.Token), []byte(p.Signature)) != 1 {
+		return schema.User{}, errNoSession
+	}
+	if issued, ok := tokenTime(p.Signature); ok && signedInLimit(u, issued, s.now(), s.signinTimeout) {
 		return schema.User{}, errNoSession
 	}
 	return u, nil

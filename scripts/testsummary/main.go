@@ -54,6 +54,7 @@ var hints = map[string]string{
 	"XXL_TEST_IMAGE":             "XXL_TEST_IMAGE=dist/oci after make image",
 	"XXL_TEST_OPENAPI_VALIDATOR": "XXL_TEST_OPENAPI_VALIDATOR=<openapi-spec-validator> (.ci/setup.d/50-openapi.sh installs it)",
 	"XXL_TEST_SCHEMA_342":        "XXL_TEST_SCHEMA_342=<the 3.4.2 release's doc/db/tables_xxl_job.sql> (or put the reference material at ../shared)",
+	"XXL_TEST_LDAP":              "XXL_TEST_LDAP=ldap://127.0.0.1:3389 (and XXL_TEST_LDAPS, XXL_TEST_LDAP_CA) after sourcing .ci/setup.d/60-ldap.sh",
 }
 
 func main() {

@@ -5,6 +5,9 @@
 
   $(function () {
     var $form = $('#login-form');
+    // With a directory behind the form, names and passwords may be longer
+    // than the Java form's 20 characters.
+    var max = $form.data('maxlength') || 20;
     $form.find('input[type=checkbox]').iCheck({
       checkboxClass: 'icheckbox_square-blue',
       radioClass: 'iradio_square-blue',
@@ -12,8 +15,8 @@
     });
     $form.validate($.extend({}, XJ.validatorDefaults, {
       rules: {
-        userName: { required: true, minlength: 4, maxlength: 20 },
-        password: { required: true, minlength: 4, maxlength: 20 }
+        userName: { required: true, minlength: max === 20 ? 4 : 1, maxlength: max },
+        password: { required: true, minlength: max === 20 ? 4 : 1, maxlength: max }
       },
       messages: {
         userName: {
