@@ -117,3 +117,29 @@ func (ix index) describePath(ids []int) string {
 	}
 	return strings.Join(parts, " → ")
 }
+
+// topological orders the nodes so that every node comes after its
+// parents (Kahn's algorithm; the graph is a DAG, validated at save).
+func (ix index) topological(g Graph) []int {
+	indegree := make(map[int]int, len(g.Nodes))
+	for _, e := range g.Edges {
+		indegree[e.To]++
+	}
+	var order, queue []int
+	for _, n := range g.Nodes {
+		if indegree[n.ID] == 0 {
+			queue = append(queue, n.ID)
+		}
+	}
+	for len(queue) > 0 {
+		id := queue[0]
+		queue = queue[1:]
+		order = append(order, id)
+		for _, c := range ix.children[id] {
+			if indegree[c]--; indegree[c] == 0 {
+				queue = append(queue, c)
+			}
+		}
+	}
+	return order
+}

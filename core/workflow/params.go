@@ -7,13 +7,12 @@ import (
 	"time"
 )
 
-// ParseParams reads run parameters: one key=value a line (or separated
-// by '&'), blank lines and lines starting with '#' ignored, the value
+// ParseParams reads run parameters: one key=value a line, blank lines and lines starting with '#' ignored, the value
 // taken as written after the first '='. A key is letters, digits, '_',
 // '-' and '.'; a line without '=' or with another key is refused.
 func ParseParams(text string) (map[string]string, error) {
 	out := map[string]string{}
-	for i, line := range strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == '&' }) {
+	for i, line := range strings.Split(text, "\n") {
 		line = strings.TrimRight(line, "\r")
 		if strings.TrimSpace(line) == "" || strings.HasPrefix(strings.TrimSpace(line), "#") {
 			continue
