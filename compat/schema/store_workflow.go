@@ -104,6 +104,20 @@ func (s *Store) WorkflowLock(ctx context.Context, id int) (WorkflowRow, error) {
 	return w, nil
 }
 
+// WorkflowLockMany locks workflows by id, in id order, until the
+// transaction ends; a missing one is skipped.
+func (s *Store) WorkflowLockMany(ctx context.Context, ids []int) error {
+	err := inChunks(ids, func(chunk []int) error {
+		_, err := selectAll(ctx, s, s.sb.Select("id").From(WorkflowTable).Where(sq.Eq{"id": chunk}).OrderBy("id").
+			Suffix(s.d.lockSuffix()), scanValue[int])
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("lock %d workflows: %w", len(ids), err)
+	}
+	return nil
+}
+
 // WorkflowDelete deletes a workflow (its runs stay, for their history).
 func (s *Store) WorkflowDelete(ctx context.Context, id int) (bool, error) {
 	n, err := s.exec(ctx, s.sb.Delete(WorkflowTable).Where(sq.Eq{"id": id}))

@@ -163,6 +163,24 @@ func (s *Store) WorkflowNodeLogsOf(ctx context.Context, logIDs []int64) (map[int
 	return out, nil
 }
 
+// WorkflowNodeLogsLock reads node logs by log id, locked until the
+// transaction ends: by primary key, so that on MySQL only those rows are
+// locked (no gap a log row of another node would be inserted into), and
+// read as last committed.
+func (s *Store) WorkflowNodeLogsLock(ctx context.Context, logIDs []int64) ([]WorkflowNodeLog, error) {
+	var out []WorkflowNodeLog
+	err := inChunks(logIDs, func(chunk []int64) error {
+		rows, err := selectAll(ctx, s, s.sb.Select(nodeLogColumns...).From(WorkflowNodeLogTable).Where(sq.Eq{"log_id": chunk}).
+			OrderBy("log_id").Suffix(s.d.lockSuffix()), scanNodeLog)
+		out = append(out, rows...)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("lock %d workflow node logs: %w", len(logIDs), err)
+	}
+	return out, nil
+}
+
 // WorkflowNodeLogsOfRuns reads the node logs of node runs, locked until
 // the transaction ends when lock is set.
 func (s *Store) WorkflowNodeLogsOfRuns(ctx context.Context, nodeRunIDs []int64, lock bool) ([]WorkflowNodeLog, error) {
@@ -258,4 +276,19 @@ func (s *Store) WorkflowNodeRunsByID(ctx context.Context, ids []int64) ([]Workfl
 		return nil, fmt.Errorf("read %d workflow node runs: %w", len(ids), err)
 	}
 	return out, nil
+}
+
+// PendingDeleteDecided deletes the pending rows of a kind still at
+// PendingDecided (no log row written yet) whose sources are given: the
+// decided triggers of nodes an operator stopped, which must not be sent.
+// Rows further on are left to finish: their log rows exist.
+func (s *Store) PendingDeleteDecided(ctx context.Context, kind string, sources []int64) error {
+	err := inChunks(sources, func(chunk []int64) error {
+		_, err := s.exec(ctx, s.sb.Delete(PendingTable).Where(sq.Eq{"kind": kind, "source_log_id": chunk, "stage": PendingDecided}))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("delete decided %s triggers: %w", kind, err)
+	}
+	return nil
 }

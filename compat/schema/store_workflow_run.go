@@ -74,17 +74,26 @@ func (s *Store) WorkflowRunLoad(ctx context.Context, id int64) (WorkflowRun, err
 // order (so that two transactions locking runs in common never wait on
 // each other in a circle), by id.
 func (s *Store) WorkflowRunsLock(ctx context.Context, ids []int64) (map[int64]WorkflowRun, error) {
+	return s.workflowRuns(ctx, ids, s.d.lockSuffix())
+}
+
+// WorkflowRunsRead reads runs by id, unlocked.
+func (s *Store) WorkflowRunsRead(ctx context.Context, ids []int64) (map[int64]WorkflowRun, error) {
+	return s.workflowRuns(ctx, ids, "")
+}
+
+func (s *Store) workflowRuns(ctx context.Context, ids []int64, suffix string) (map[int64]WorkflowRun, error) {
 	out := make(map[int64]WorkflowRun, len(ids))
 	err := inChunks(ids, func(chunk []int64) error {
 		rows, err := selectAll(ctx, s, s.sb.Select(workflowRunColumns...).From(WorkflowRunTable).
-			Where(sq.Eq{"id": chunk}).OrderBy("id").Suffix(s.d.lockSuffix()), scanWorkflowRun)
+			Where(sq.Eq{"id": chunk}).OrderBy("id").Suffix(suffix), scanWorkflowRun)
 		for _, r := range rows {
 			out[r.ID] = r
 		}
 		return err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("lock %d workflow runs: %w", len(ids), err)
+		return nil, fmt.Errorf("read %d workflow runs: %w", len(ids), err)
 	}
 	return out, nil
 }
@@ -128,6 +137,17 @@ func (s *Store) WorkflowRunMove(ctx context.Context, id int64, from, to string, 
 	n, err := s.exec(ctx, b.Where(sq.Eq{"id": id, "state": from}))
 	if err != nil {
 		return false, fmt.Errorf("move workflow run %d from %s to %s: %w", id, from, to, err)
+	}
+	return n > 0, nil
+}
+
+// WorkflowRunReopen moves an ended run from state from back to RUNNING
+// (an operator's retry), clearing its end time and message.
+func (s *Store) WorkflowRunReopen(ctx context.Context, id int64, from, running string) (bool, error) {
+	n, err := s.exec(ctx, s.sb.Update(WorkflowRunTable).Set("state", running).Set("end_time", 0).Set("msg", nil).
+		Where(sq.Eq{"id": id, "state": from}))
+	if err != nil {
+		return false, fmt.Errorf("reopen workflow run %d: %w", id, err)
 	}
 	return n > 0, nil
 }

@@ -116,10 +116,14 @@ func (c *Completer) Callback(ctx context.Context, items []api.HandleCallbackPara
 				}
 			}
 			finished = len(rows)
-			if _, err = tx.LogFinishMany(ctx, rows); err != nil {
+			// The hook goes first: on MariaDB the results' UPDATE holds a
+			// gap of the log table's handle_code index, which a trigger
+			// flow inserting a log row waits for while it holds the
+			// pending rows the hook's inserts would wait for.
+			if hooked, err = c.hooked(ctx, tx, rows); err != nil {
 				return err
 			}
-			if hooked, err = c.hooked(ctx, tx, rows); err != nil {
+			if _, err = tx.LogFinishMany(ctx, rows); err != nil {
 				return err
 			}
 			return c.decide(ctx, tx, children)

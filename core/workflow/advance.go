@@ -21,7 +21,7 @@ var errMoved = errors.New("workflow node run moved under its run's lock")
 // imply, letting the run its workflow queued begin. It returns the
 // triggers to submit once tx has committed.
 func (e *Engine) advance(ctx context.Context, tx *schema.Store, runIDs []int64) ([]trigger.Request, error) {
-	runs, err := tx.WorkflowRunsLock(ctx, runIDs)
+	runs, err := lockRuns(ctx, tx, runIDs)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +84,7 @@ func (e *Engine) advanceRun(ctx context.Context, tx *schema.Store, run schema.Wo
 		}
 		switch ix.nodes[id].Rule.Decide(parents) {
 		case Run:
-			req, err := e.decide(ctx, tx, vars, ix.nodes[id], nr, 1)
+			req, err := e.decide(ctx, tx, vars, ix.nodes[id], nr, nr.Attempt+1)
 			if err != nil {
 				return nil, err
 			}
@@ -92,7 +92,7 @@ func (e *Engine) advanceRun(ctx context.Context, tx *schema.Store, run schema.Wo
 				reqs = append(reqs, *req)
 			}
 		case Skip:
-			if err := e.move(ctx, tx, nr, NodeSkipped, nr.Attempt, "skipped by its trigger rule "+string(ix.nodes[id].Rule.orDefault())); err != nil {
+			if err := e.move(ctx, tx, nr, NodeSkipped, nr.Attempt, ruleSkipMsg+string(ix.nodes[id].Rule.orDefault())); err != nil {
 				return nil, err
 			}
 		}
@@ -109,11 +109,21 @@ func (e *Engine) advanceRun(ctx context.Context, tx *schema.Store, run schema.Wo
 	return append(reqs, more...), err
 }
 
+// ruleSkipMsg starts the message of a node its rule skipped (an
+// operator's retry decides it again; an operator's skip stays).
+const ruleSkipMsg = "skipped by its trigger rule "
+
 // end moves a running run to its final state and begins the run its
 // workflow queued, if any.
 func (e *Engine) end(ctx context.Context, tx *schema.Store, run schema.WorkflowRun, to RunState, msg string) ([]trigger.Request, error) {
+	return e.endFrom(ctx, tx, run, RunRunning, to, msg)
+}
+
+// endFrom is end for a run in state from (RUNNING, or QUEUED when an
+// operator stops a run that waits).
+func (e *Engine) endFrom(ctx context.Context, tx *schema.Store, run schema.WorkflowRun, from, to RunState, msg string) ([]trigger.Request, error) {
 	now := e.cfg.Now()
-	ok, err := tx.WorkflowRunMove(ctx, run.ID, string(RunRunning), string(to), time.Time{}, now, optional(msg))
+	ok, err := tx.WorkflowRunMove(ctx, run.ID, string(from), string(to), time.Time{}, now, optional(msg))
 	if err != nil || !ok {
 		return nil, err
 	}
@@ -159,9 +169,12 @@ func (e *Engine) decide(ctx context.Context, tx *schema.Store, vars Vars, n Node
 	if n.Param != nil || param != template {
 		req.ExecutorParam = &param
 	}
+	// Retries is the last attempt a failure is retried at: set when the
+	// node leaves WAITING (its first attempt, or the first after an
+	// operator's retry), so that each gets the job's count afresh.
 	retries := nr.Retries
-	if attempt == 1 {
-		retries = max(job.ExecutorFailRetryCount, 0)
+	if NodeState(nr.State) == NodeWaiting {
+		retries = attempt - 1 + max(job.ExecutorFailRetryCount, 0)
 	}
 	p := e.cfg.Durable.Decision(&req, nr.ID, attempt)
 	ok, err := tx.WorkflowNodeRunMove(ctx, schema.NodeRunMove{ID: nr.ID, From: nr.State, FromAttempt: nr.Attempt,

@@ -296,7 +296,7 @@ func TestEngineDecisionsSurvive(t *testing.T) {
 		r := newRig(t, s, 2)
 		ctx := context.Background()
 		dying, heir := r.admins[0], r.admins[1]
-		dying.durable.Lease = -time.Second // its rows are up for takeover at once
+		dying.durable.Lease = -time.Second // its rows are up for takeover at once (on the leases' clock)
 		dying.door.dead.Store(true)
 		jobs := [4]int{r.job(0), r.job(0), r.job(0), r.job(0)}
 		wf := r.workflow(diamond(jobs, AllSuccess), Concurrency{}, "")

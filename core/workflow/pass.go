@@ -178,7 +178,7 @@ func (e *Engine) passDropped(ctx context.Context, triggered []schema.WorkflowNod
 			continue
 		}
 		err = e.inTx(ctx, func(tx *schema.Store) ([]trigger.Request, error) {
-			if _, err := tx.WorkflowRunsLock(ctx, []int64{nr.RunID}); err != nil {
+			if _, err := lockRuns(ctx, tx, []int64{nr.RunID}); err != nil {
 				return nil, err
 			}
 			now, err := tx.WorkflowNodeRuns(ctx, []int64{nr.RunID}, true)

@@ -3,6 +3,7 @@ package workflow
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -16,6 +17,7 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/compat/api"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/i18n"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/core/clock"
 	"github.com/xxl-admin-go/xxl-admin-go/core/thread"
 	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
 	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/fakeexec"
@@ -31,6 +33,9 @@ type rig struct {
 	exec   *fakeexec.Executor
 	group  schema.Group
 	admins []*admin
+	// leases is the clock of the pending triggers' leases: settle moves
+	// it on to let the sweepers take over what a lost race left.
+	leases *clock.Fake
 
 	mu      sync.Mutex
 	failing map[int]bool // jobs whose runs call back 500
@@ -72,7 +77,7 @@ func newRig(t *testing.T, s *schema.Store, admins int) *rig {
 	if _, err := s.EnsureWorkflowTables(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	r := &rig{t: t, s: s, failing: map[int]bool{}}
+	r := &rig{t: t, s: s, failing: map[int]bool{}, leases: clock.NewFake(time.Now())}
 	r.exec = fakeexec.Start(fakeexec.Config{Result: r.result})
 	t.Cleanup(r.exec.Close)
 	r.group = testfactory.Group(t, s, testfactory.GroupOpts{AddressType: 1, AddressList: schema.Ptr(r.exec.Address())})
@@ -80,10 +85,10 @@ func newRig(t *testing.T, s *schema.Store, admins int) *rig {
 	t.Cleanup(client.CloseIdleConnections)
 	var endpoints []fakeexec.Endpoint
 	for i := range admins {
-		d := &trigger.Durable{Owner: "admin-" + string(rune('a'+i)), Lease: time.Minute, SendLease: 2 * time.Minute}
+		d := &trigger.Durable{Owner: "admin-" + string(rune('a'+i)), Lease: time.Minute, SendLease: 2 * time.Minute, Now: r.leases.Now}
 		flow := trigger.NewFlow(trigger.FlowConfig{Store: s, Client: client, Texts: i18n.Load("en"), Log: zerolog.Nop(), Durable: d})
 		door := &syncDoor{flow: flow}
-		e := New(Config{Store: s, Trigger: door, Durable: d, Log: zerolog.Nop()})
+		e := New(Config{Store: s, Trigger: door, Durable: d, Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)})
 		d.Hook = e
 		c := thread.NewCompleter(thread.CompleterConfig{Store: s, Texts: i18n.Load("en"), Trigger: door, Log: zerolog.Nop(),
 			Durable: d, Hook: e})
@@ -152,7 +157,10 @@ func (r *rig) workflow(g Graph, c Concurrency, params string) int {
 }
 
 // settle waits for the executor to be idle and lets every admin's pass
-// take what no callback brings, until the run has ended.
+// take what no callback brings, until the run has ended. When that is not
+// enough, the leases run out and the sweepers take over what is left: a
+// trigger whose transaction lost a deadlock to another (MariaDB picks a
+// victim; the flow leaves its pending row to a sweeper).
 func (r *rig) settle(runID int64) schema.WorkflowRun {
 	r.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -163,7 +171,7 @@ func (r *rig) settle(runID int64) schema.WorkflowRun {
 		}
 		for _, a := range r.admins {
 			if err := a.engine.Pass(ctx); err != nil {
-				r.t.Fatal(err)
+				r.t.Fatalf("%v; run %d nodes %+v", err, runID, r.dump(runID))
 			}
 		}
 		run, err := r.s.WorkflowRunLoad(ctx, runID)
@@ -174,7 +182,13 @@ func (r *rig) settle(runID int64) schema.WorkflowRun {
 			return run
 		}
 		if ctx.Err() != nil {
-			r.t.Fatalf("run %d did not end: %+v", runID, run)
+			r.t.Fatalf("run %d did not end: %+v%s", runID, run, r.dump(runID))
+		}
+		r.leases.Advance(3 * time.Minute)
+		for _, a := range r.admins {
+			if err := a.sweeper().Pass(ctx); err != nil {
+				r.t.Fatal(err)
+			}
 		}
 	}
 }
@@ -193,6 +207,23 @@ func (r *rig) idle(runID int64) schema.WorkflowRun {
 		r.t.Fatal(err)
 	}
 	return run
+}
+
+// dump describes a run's nodes and their logs, for failures.
+func (r *rig) dump(runID int64) string {
+	ctx := context.Background()
+	nodes, _ := r.s.WorkflowNodeRuns(ctx, []int64{runID}, false)
+	out := ""
+	for _, n := range nodes {
+		logs, _ := r.s.WorkflowNodeLogsOfRuns(ctx, []int64{n.ID}, false)
+		pending, _ := r.s.PendingDecisionExists(ctx, string(TriggerType), n.ID, n.Attempt)
+		out += fmt.Sprintf("\n node %d %s attempt %d retries %d pending %v logs %+v", n.NodeID, n.State, n.Attempt, n.Retries, pending, logs)
+		for _, l := range logs {
+			row, err := r.s.LogLoad(ctx, l.LogID)
+			out += fmt.Sprintf("\n   log %d trigger %d handle %d err %v", l.LogID, row.TriggerCode, row.HandleCode, err)
+		}
+	}
+	return out
 }
 
 // nodes reads a run's node states by node id.

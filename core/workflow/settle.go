@@ -47,7 +47,7 @@ func (e *Engine) settle(ctx context.Context, tx *schema.Store, results []logResu
 	}
 	slices.Sort(runIDs)
 	runIDs = slices.Compact(runIDs)
-	runs, err := tx.WorkflowRunsLock(ctx, runIDs)
+	runs, err := lockRuns(ctx, tx, runIDs)
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +80,19 @@ func (e *Engine) settle(ctx context.Context, tx *schema.Store, results []logResu
 	for id := range touched {
 		touchedIDs = append(touchedIDs, id)
 	}
-	logs, err := tx.WorkflowNodeLogsOfRuns(ctx, touchedIDs, true)
+	// The log rows of an attempt are all written before any of them is
+	// sent, so an unlocked read finds them all; their results are read
+	// again locked, as last committed (another admin's, of another shard,
+	// committed while this one waited for the run).
+	seen, err := tx.WorkflowNodeLogsOfRuns(ctx, touchedIDs, false)
+	if err != nil {
+		return nil, err
+	}
+	logIDs := make([]int64, len(seen))
+	for i, l := range seen {
+		logIDs[i] = l.LogID
+	}
+	logs, err := tx.WorkflowNodeLogsLock(ctx, logIDs)
 	if err != nil {
 		return nil, err
 	}
