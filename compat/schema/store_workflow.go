@@ -140,3 +140,25 @@ func (s *Store) WorkflowList(ctx context.Context, group int) ([]WorkflowRow, err
 	}
 	return rows, nil
 }
+
+// WorkflowsDue lists up to size enabled, scheduled workflows whose next
+// fire time (Unix ms) is at or before now, the earliest first.
+func (s *Store) WorkflowsDue(ctx context.Context, now int64, size int) ([]WorkflowRow, error) {
+	rows, err := selectAll(ctx, s, page(s.sb.Select(workflowColumns...).From(WorkflowTable).
+		Where(sq.Eq{"enabled": 1}).Where(sq.NotEq{"schedule_type": "NONE"}).Where(sq.LtOrEq{"trigger_next_time": now}).
+		Where(sq.Gt{"trigger_next_time": 0}).OrderBy("trigger_next_time", "id"), 0, size), scanWorkflow)
+	if err != nil {
+		return nil, fmt.Errorf("find due workflows: %w", err)
+	}
+	return rows, nil
+}
+
+// WorkflowSetTrigger stores a workflow's last and next fire times (Unix
+// ms); next 0 stops its schedule.
+func (s *Store) WorkflowSetTrigger(ctx context.Context, id int, last, next int64) error {
+	if _, err := s.exec(ctx, s.sb.Update(WorkflowTable).Set("trigger_last_time", last).Set("trigger_next_time", next).
+		Where(sq.Eq{"id": id})); err != nil {
+		return fmt.Errorf("set fire times of workflow %d: %w", id, err)
+	}
+	return nil
+}

@@ -224,3 +224,75 @@ func (s *Store) logForWorkflow(t *testing.T, code int) int64 {
 	mustNoErr(t, s.LogUpdateTriggerInfo(context.Background(), l))
 	return id
 }
+
+// TestWorkflowStoreSteps: the reads and writes the engine's steps and the
+// workflow scheduler use besides the rows' own.
+func TestWorkflowStoreSteps(t *testing.T) {
+	forEachWorkflowStore(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		at := time.UnixMilli(1_800_000_000_000)
+		due := WorkflowRow{JobGroup: 1, Name: "due", Graph: "{}", ScheduleType: "FIX_RATE", ScheduleConf: Ptr("5"),
+			MisfireStrategy: "DO_NOTHING", Concurrency: "SKIP", MaxParallel: 1, Enabled: true, TriggerNextTime: 1000, AddTime: at, UpdateTime: at}
+		dueID, err := s.WorkflowAdd(ctx, due)
+		mustNoErr(t, err)
+		later := due
+		later.TriggerNextTime = 5000
+		_, err = s.WorkflowAdd(ctx, later)
+		mustNoErr(t, err)
+		manual := due
+		manual.ScheduleType = "NONE"
+		_, err = s.WorkflowAdd(ctx, manual)
+		mustNoErr(t, err)
+		if rows, err := s.WorkflowsDue(ctx, 2000, 10); err != nil || len(rows) != 1 || rows[0].ID != dueID {
+			t.Fatalf("WorkflowsDue = %+v, %v", rows, err)
+		}
+		mustNoErr(t, s.WorkflowSetTrigger(ctx, dueID, 1000, 6000))
+		if rows, _ := s.WorkflowsDue(ctx, 2000, 10); len(rows) != 0 {
+			t.Fatalf("due after the move: %+v", rows)
+		}
+		mustNoErr(t, s.WithTx(ctx, func(tx *Store) error { return tx.WorkflowLockMany(ctx, []int{dueID, 999}) }))
+
+		runID, err := s.WorkflowRunAdd(ctx, WorkflowRun{WorkflowID: dueID, State: "FAILED", TriggerType: "API", Graph: "{}",
+			ScheduleTime: at, StartTime: at, EndTime: at, Msg: Ptr("x"), AddTime: at})
+		mustNoErr(t, err)
+		if ok, err := s.WorkflowRunReopen(ctx, runID, "FAILED", "RUNNING"); !ok || err != nil {
+			t.Fatalf("WorkflowRunReopen = %v, %v", ok, err)
+		}
+		if ok, _ := s.WorkflowRunReopen(ctx, runID, "FAILED", "RUNNING"); ok {
+			t.Fatal("a run reopened twice")
+		}
+		runs, err := s.WorkflowRunsRead(ctx, []int64{runID})
+		mustNoErr(t, err)
+		if r := runs[runID]; r.State != "RUNNING" || !r.EndTime.IsZero() || r.Msg != nil {
+			t.Fatalf("reopened run: %+v", r)
+		}
+
+		mustNoErr(t, s.WorkflowNodeLogsAdd(ctx, []WorkflowNodeLog{{LogID: 70, NodeRunID: 7, Attempt: 1, ShardTotal: 2},
+			{LogID: 71, NodeRunID: 7, Attempt: 1, ShardIndex: 1, ShardTotal: 2}}))
+		var locked []WorkflowNodeLog
+		mustNoErr(t, s.WithTx(ctx, func(tx *Store) error {
+			locked, err = tx.WorkflowNodeLogsLock(ctx, []int64{71, 70, 72})
+			return err
+		}))
+		if len(locked) != 2 || locked[0].LogID != 70 || locked[1].ShardIndex != 1 {
+			t.Fatalf("WorkflowNodeLogsLock = %+v", locked)
+		}
+
+		mustNoErr(t, s.PendingInsert(ctx, []PendingTrigger{
+			{Claim: 11, Owner: "a", LeaseUntil: at, Kind: "WORKFLOW", JobID: 1, SourceLogID: 7, Seq: 1, DecidedAt: at},
+			{Claim: 12, Owner: "a", LeaseUntil: at, Stage: PendingLogged, Kind: "WORKFLOW", JobID: 1, SourceLogID: 8, Seq: 1, DecidedAt: at, LogID: 5},
+			{Claim: 13, Owner: "a", LeaseUntil: at, Kind: "PARENT", JobID: 1, SourceLogID: 7, Seq: 0, DecidedAt: at},
+		}))
+		mustNoErr(t, s.PendingDeleteDecided(ctx, "WORKFLOW", []int64{7, 8}))
+		for _, c := range []struct {
+			kind   string
+			source int64
+			seq    int
+			want   bool
+		}{{"WORKFLOW", 7, 1, false}, {"WORKFLOW", 8, 1, true}, {"PARENT", 7, 0, true}} {
+			if ok, err := s.PendingDecisionExists(ctx, c.kind, c.source, c.seq); ok != c.want || err != nil {
+				t.Errorf("pending %s %d/%d exists = %v, %v; want %v", c.kind, c.source, c.seq, ok, err, c.want)
+			}
+		}
+	})
+}

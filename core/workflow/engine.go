@@ -84,62 +84,69 @@ type StartRequest struct {
 // (durable: sent even if this admin dies right after). It returns the
 // run's id, or ErrSkipped.
 func (e *Engine) StartRun(ctx context.Context, workflowID int, req StartRequest) (int64, error) {
-	own, err := ParseParams(req.Params)
-	if err != nil {
-		return 0, err
-	}
-	now := e.cfg.Now()
-	if req.At.IsZero() {
-		req.At = now
-	}
 	var runID int64
 	var reqs []trigger.Request
-	err = e.cfg.Store.WithTx(ctx, func(tx *schema.Store) error {
-		reqs = reqs[:0]
+	err := e.cfg.Store.WithTx(ctx, func(tx *schema.Store) error {
 		row, err := tx.WorkflowLock(ctx, workflowID)
 		if err != nil {
 			return err
 		}
-		w, err := FromRow(row)
-		if err != nil {
-			return err
-		}
-		state, err := admit(ctx, tx, w)
-		if err != nil {
-			return err
-		}
-		defaults, err := ParseParams(w.Params)
-		if err != nil {
-			return fmt.Errorf("workflow %d: %w", w.ID, err)
-		}
-		run := schema.WorkflowRun{WorkflowID: w.ID, State: string(state), TriggerType: req.TriggerType, Graph: row.Graph,
-			Params: optional(formatParams(MergeParams(defaults, own))), ScheduleTime: req.At, AddTime: now}
-		if state == RunRunning {
-			run.StartTime = now
-		}
-		if runID, err = tx.WorkflowRunAdd(ctx, run); err != nil {
-			return err
-		}
-		run.ID = runID
-		nodes := make([]schema.WorkflowNodeRun, len(w.Graph.Nodes))
-		for i, n := range w.Graph.Nodes {
-			nodes[i] = schema.WorkflowNodeRun{RunID: runID, NodeID: n.ID, JobID: n.JobID, State: string(NodeWaiting), UpdateTime: now}
-		}
-		if err := tx.WorkflowNodeRunsAdd(ctx, nodes); err != nil {
-			return err
-		}
-		if state != RunRunning {
-			return nil
-		}
-		reqs, err = e.advance(ctx, tx, []int64{runID})
+		runID, reqs, err = e.startIn(ctx, tx, row, req)
 		return err
 	})
 	if err != nil {
 		return 0, fmt.Errorf("start workflow %d: %w", workflowID, err)
 	}
-	e.active.Store(true)
 	e.submit(reqs)
 	return runID, nil
+}
+
+// startIn starts a run of a workflow whose row tx holds locked: the run
+// and its node runs stored, its first nodes decided. It returns the run's
+// id and the triggers to submit after the commit, or ErrSkipped.
+func (e *Engine) startIn(ctx context.Context, tx *schema.Store, row schema.WorkflowRow, req StartRequest) (int64, []trigger.Request, error) {
+	own, err := ParseParams(req.Params)
+	if err != nil {
+		return 0, nil, err
+	}
+	now := e.cfg.Now()
+	if req.At.IsZero() {
+		req.At = now
+	}
+	w, err := FromRow(row)
+	if err != nil {
+		return 0, nil, err
+	}
+	state, err := admit(ctx, tx, w)
+	if err != nil {
+		return 0, nil, err
+	}
+	defaults, err := ParseParams(w.Params)
+	if err != nil {
+		return 0, nil, fmt.Errorf("workflow %d: %w", w.ID, err)
+	}
+	run := schema.WorkflowRun{WorkflowID: w.ID, State: string(state), TriggerType: req.TriggerType, Graph: row.Graph,
+		Params: optional(formatParams(MergeParams(defaults, own))), ScheduleTime: req.At, AddTime: now}
+	if state == RunRunning {
+		run.StartTime = now
+	}
+	runID, err := tx.WorkflowRunAdd(ctx, run)
+	if err != nil {
+		return 0, nil, err
+	}
+	nodes := make([]schema.WorkflowNodeRun, len(w.Graph.Nodes))
+	for i, n := range w.Graph.Nodes {
+		nodes[i] = schema.WorkflowNodeRun{RunID: runID, NodeID: n.ID, JobID: n.JobID, State: string(NodeWaiting), UpdateTime: now}
+	}
+	if err := tx.WorkflowNodeRunsAdd(ctx, nodes); err != nil {
+		return 0, nil, err
+	}
+	e.active.Store(true)
+	if state != RunRunning {
+		return runID, nil, nil
+	}
+	reqs, err := e.advance(ctx, tx, []int64{runID})
+	return runID, reqs, err
 }
 
 // admit applies the concurrency policy to a start: the state of the new

@@ -67,14 +67,17 @@ func validGraph(w Workflow, jobs JobGroups, p *problems) {
 		return
 	}
 	ix := indexOf(g)
+	shapeOK := true // no cycle is looked for in a graph of bad ids or edges
 	seen := make(map[int]bool, len(g.Nodes))
 	order := make([]int, 0, len(g.Nodes))
 	for _, n := range g.Nodes {
 		switch {
 		case n.ID <= 0:
 			p.add("node id %d: ids are positive", n.ID)
+			shapeOK = false
 		case seen[n.ID]:
 			p.add("node id %d is used twice", n.ID)
+			shapeOK = false
 		}
 		seen[n.ID] = true
 		order = append(order, n.ID)
@@ -94,14 +97,16 @@ func validGraph(w Workflow, jobs JobGroups, p *problems) {
 		switch {
 		case !seen[e.From] || !seen[e.To]:
 			p.add("edge %d → %d: no node %d", e.From, e.To, missingEnd(e, seen))
+			shapeOK = false
 		case e.From == e.To:
 			p.add("edge %d → %d: a node cannot follow itself", e.From, e.To)
+			shapeOK = false
 		case edges[e]:
 			p.add("edge %d → %d is given twice", e.From, e.To)
 		}
 		edges[e] = true
 	}
-	if p.empty() {
+	if shapeOK {
 		if cycle := ix.findCycle(order); cycle != nil {
 			p.add("the graph has a cycle: %s", ix.describePath(cycle))
 		}
