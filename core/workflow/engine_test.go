@@ -337,3 +337,42 @@ func TestEngineDecisionsSurvive(t *testing.T) {
 		}
 	})
 }
+
+// TestEngineBroadcast: a node whose job broadcasts to its group's two
+// executors has a log row per shard and ends when both have ended: it
+// succeeds when both did, and otherwise is retried whole (both shards)
+// and fails.
+func TestEngineBroadcast(t *testing.T) {
+	storetest.ForEach(t, func(t *testing.T, s *schema.Store) {
+		r := newRig(t, s, 1)
+		ctx := context.Background()
+		both := r.exec.Address() + "," + r.exec.Address()
+		group := testfactory.Group(t, s, testfactory.GroupOpts{AddressType: 1, AddressList: &both})
+		ok := testfactory.Job(t, s, testfactory.JobOpts{Group: group.ID, Handler: "h", Route: "SHARDING_BROADCAST"}).ID
+		bad := testfactory.Job(t, s, testfactory.JobOpts{Group: group.ID, Handler: "h", Route: "SHARDING_BROADCAST", Retry: 1}).ID
+		after := testfactory.Job(t, s, testfactory.JobOpts{Group: group.ID, Handler: "h"}).ID
+		r.fail(bad)
+		w := Workflow{JobGroup: group.ID, Name: "broadcast", Graph: Graph{
+			Nodes: []Node{{ID: 1, JobID: ok}, {ID: 2, JobID: bad}, {ID: 3, JobID: after, Rule: AllDone}},
+			Edges: []Edge{{1, 3}, {2, 3}}}}
+		id, err := Save(ctx, s, w, time.Now(), time.UTC)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runID, err := r.admins[0].engine.StartRun(ctx, id, StartRequest{TriggerType: "MANUAL"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		run := r.idle(runID)
+		nodes := r.nodes(runID)
+		if RunState(run.State) != RunFailed || NodeState(nodes[1].State) != NodeSucceeded ||
+			NodeState(nodes[2].State) != NodeFailed || nodes[2].Attempt != 2 || NodeState(nodes[3].State) != NodeSucceeded {
+			t.Fatalf("run %s, nodes %+v", run.State, nodes)
+		}
+		for job, want := range map[int]int{ok: 2, bad: 4, after: 1} {
+			if n := len(r.logs(job)); n != want {
+				t.Errorf("job %d: %d log rows, want %d", job, n, want)
+			}
+		}
+	})
+}
