@@ -144,3 +144,22 @@ func TestScheduler(t *testing.T) {
 		r.settle(runs[0].ID)
 	})
 }
+
+// TestWarnings: a node's job with a schedule of its own or child jobs is
+// named; a plain job is not.
+func TestWarnings(t *testing.T) {
+	storetest.ForEach(t, func(t *testing.T, s *schema.Store) {
+		r := newRig(t, s, 1)
+		plain := r.job(0)
+		cronJob := testfactory.Job(t, s, testfactory.JobOpts{Group: r.group.ID, Handler: "h", ScheduleType: "CRON", ScheduleConf: "0 0 * * * ?"}).ID
+		parent := testfactory.Job(t, s, testfactory.JobOpts{Group: r.group.ID, Handler: "h", ChildJobIDs: "1"}).ID
+		w := Workflow{JobGroup: r.group.ID, Name: "w", Graph: Graph{Nodes: []Node{{ID: 1, JobID: plain}, {ID: 2, JobID: cronJob}, {ID: 3, JobID: parent}}}}
+		got, err := Warnings(context.Background(), s, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 2 || !strings.Contains(got[0], "node 2") || !strings.Contains(got[0], "CRON") || !strings.Contains(got[1], "node 3") {
+			t.Fatalf("Warnings = %q", got)
+		}
+	})
+}
