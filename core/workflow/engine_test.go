@@ -376,3 +376,62 @@ func TestEngineBroadcast(t *testing.T) {
 		}
 	})
 }
+
+// TestEngineJavaCallbacks: results a Java admin stored (it has no hook:
+// the log row finished, nothing else) are settled by the passes of two
+// admins of ours running at the same moment: each next node is decided
+// once, and the runs end.
+func TestEngineJavaCallbacks(t *testing.T) {
+	storetest.ForEach(t, func(t *testing.T, s *schema.Store) {
+		r := newRig(t, s, 2)
+		ctx := context.Background()
+		first, second := r.job(0), r.job(0)
+		r.exec.SetAdmins(nil) // nobody of ours hears the callbacks
+		wf := r.workflow(Graph{Nodes: []Node{{ID: 1, JobID: first}, {ID: 2, JobID: second}}, Edges: []Edge{{1, 2}}},
+			Concurrency{Policy: PolicyParallel, Max: 20}, "")
+		var runs []int64
+		for range 5 {
+			id, err := r.admins[0].engine.StartRun(ctx, wf, StartRequest{TriggerType: "API"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			runs = append(runs, id)
+		}
+		javaFinish := func(job int) {
+			for _, l := range r.logs(job) {
+				if l.HandleCode == 0 {
+					l.HandleCode, l.HandleMsg = 200, schema.Ptr("stored by a Java admin")
+					if _, err := s.LogFinish(ctx, l); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		}
+		bothPass := func() {
+			var wg sync.WaitGroup
+			for _, a := range r.admins {
+				wg.Go(func() {
+					if err := a.engine.Pass(ctx); err != nil && !schema.IsConflict(err) {
+						t.Error(err)
+					}
+				})
+			}
+			wg.Wait()
+		}
+		r.exec.WaitIdle(ctx)
+		javaFinish(first)
+		bothPass()
+		r.exec.WaitIdle(ctx)
+		javaFinish(second)
+		bothPass()
+		for _, id := range runs {
+			run, err := s.WorkflowRunLoad(ctx, id)
+			if err != nil || RunState(run.State) != RunSucceeded {
+				t.Errorf("run %d: %+v %v%s", id, run, err, r.dump(id))
+			}
+		}
+		if n := len(r.logs(second)); n != len(runs) {
+			t.Errorf("second node: %d log rows for %d runs", n, len(runs))
+		}
+	})
+}

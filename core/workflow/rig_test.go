@@ -28,7 +28,7 @@ import (
 // each with its trigger flow, completer and engine wired as app wires
 // them, and an /api/callback endpoint the executor calls back.
 type rig struct {
-	t      *testing.T
+	t      testing.TB
 	s      *schema.Store
 	exec   *fakeexec.Executor
 	group  schema.Group
@@ -72,7 +72,7 @@ func (a *admin) sweeper() *thread.Sweeper {
 		Durable: a.durable, Log: zerolog.Nop()})
 }
 
-func newRig(t *testing.T, s *schema.Store, admins int) *rig {
+func newRig(t testing.TB, s *schema.Store, admins int) *rig {
 	t.Helper()
 	if _, err := s.EnsureWorkflowTables(context.Background()); err != nil {
 		t.Fatal(err)
