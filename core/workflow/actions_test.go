@@ -13,6 +13,7 @@ import (
 // first node's run at the executor is reported for a kill, and that run's
 // result triggers nothing.
 func TestStopRun(t *testing.T) {
+	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, s *schema.Store) {
 		r := newRig(t, s, 1)
 		ctx := context.Background()
@@ -51,6 +52,7 @@ func TestStopRun(t *testing.T) {
 // attempt) to the nodes its rules skipped; what succeeded does not run
 // again. An operator's skip and mark take a node as decided.
 func TestRetryRun(t *testing.T) {
+	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, s *schema.Store) {
 		r := newRig(t, s, 1)
 		ctx := context.Background()
@@ -118,6 +120,7 @@ func TestRetryRun(t *testing.T) {
 // TestSkipNode: a node skipped while it waits never runs, and its run
 // goes on past it as its rules say.
 func TestSkipNode(t *testing.T) {
+	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, s *schema.Store) {
 		r := newRig(t, s, 1)
 		ctx := context.Background()

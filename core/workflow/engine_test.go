@@ -28,6 +28,7 @@ func diamond(jobs [4]int, rule Rule) Graph {
 // run in the state its nodes imply — all through the callbacks, without a
 // pass.
 func TestEngineRules(t *testing.T) {
+	t.Parallel()
 	const S, F, K = NodeSucceeded, NodeFailed, NodeSkipped
 	tests := []struct {
 		rule    Rule
@@ -92,6 +93,7 @@ func TestEngineRules(t *testing.T) {
 // the run's parameters, laid over the workflow's, reach the node's param
 // through its placeholders, and a job's own param without any stays.
 func TestEngineRetriesAndParams(t *testing.T) {
+	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, s *schema.Store) {
 		r := newRig(t, s, 1)
 		flaky, plain := r.job(2), r.job(0)
@@ -138,6 +140,7 @@ func TestEngineRetriesAndParams(t *testing.T) {
 // finds its log's trigger code and fails it, and a node whose job was
 // deleted fails when its turn comes.
 func TestEngineTriggerFailure(t *testing.T) {
+	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, s *schema.Store) {
 		r := newRig(t, s, 1)
 		ctx := context.Background()
@@ -173,6 +176,7 @@ func TestEngineTriggerFailure(t *testing.T) {
 // keeps one start waiting (a second is refused) and begins it when the
 // run going ends; PARALLEL admits up to its bound.
 func TestEngineConcurrency(t *testing.T) {
+	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, s *schema.Store) {
 		r := newRig(t, s, 1)
 		ctx := context.Background()
@@ -236,6 +240,7 @@ func TestEngineConcurrency(t *testing.T) {
 // as the callbacks: every node of every run is triggered once, ran once,
 // and every run ends as its rules imply.
 func TestEngineTwoAdmins(t *testing.T) {
+	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, s *schema.Store) {
 		r := newRig(t, s, 2)
 		ctx, cancel := context.WithCancel(context.Background())
@@ -292,6 +297,7 @@ func TestEngineTwoAdmins(t *testing.T) {
 // and the run goes on to its end, each node once — at the start (the
 // first nodes) and after a callback (the next ones).
 func TestEngineDecisionsSurvive(t *testing.T) {
+	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, s *schema.Store) {
 		r := newRig(t, s, 2)
 		ctx := context.Background()
@@ -343,6 +349,7 @@ func TestEngineDecisionsSurvive(t *testing.T) {
 // succeeds when both did, and otherwise is retried whole (both shards)
 // and fails.
 func TestEngineBroadcast(t *testing.T) {
+	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, s *schema.Store) {
 		r := newRig(t, s, 1)
 		ctx := context.Background()
@@ -382,6 +389,7 @@ func TestEngineBroadcast(t *testing.T) {
 // admins of ours running at the same moment: each next node is decided
 // once, and the runs end.
 func TestEngineJavaCallbacks(t *testing.T) {
+	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, s *schema.Store) {
 		r := newRig(t, s, 2)
 		ctx := context.Background()

@@ -20,6 +20,7 @@ import (
 // job, a job of another group and a cycle are refused, all named — and an
 // enabled schedule gets its next fire time; an update keeps the add time.
 func TestSave(t *testing.T) {
+	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, s *schema.Store) {
 		r := newRig(t, s, 1)
 		ctx := context.Background()
@@ -70,6 +71,7 @@ func mustZone(t *testing.T, name string) *time.Location {
 // see it at once, with the fire's time as the run's; the next fire time
 // moves on by the schedule; a missed fire follows its misfire strategy.
 func TestScheduler(t *testing.T) {
+	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, s *schema.Store) {
 		r := newRig(t, s, 1)
 		ctx := context.Background()
@@ -148,6 +150,7 @@ func TestScheduler(t *testing.T) {
 // TestWarnings: a node's job with a schedule of its own or child jobs is
 // named; a plain job is not.
 func TestWarnings(t *testing.T) {
+	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, s *schema.Store) {
 		r := newRig(t, s, 1)
 		plain := r.job(0)
