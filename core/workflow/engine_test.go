@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -123,6 +124,9 @@ func TestEngineRetriesAndParams(t *testing.T) {
 		logs := r.logs(plain)
 		if len(logs) != 2 {
 			t.Fatalf("plain job: %d log rows, want 2", len(logs))
+		}
+		if m := deref(logs[0].TriggerMsg); !strings.Contains(m, "WORKFLOW<br>") {
+			t.Errorf("trigger_msg does not name the type WORKFLOW: %q", m)
 		}
 		want := fmt.Sprintf("day=2026-11-28 env=prod run=%d ${param.unknown}", runID)
 		got := map[string]bool{}
