@@ -38,12 +38,22 @@ func (e *Engine) advance(ctx context.Context, tx *schema.Store, runIDs []int64) 
 	if err != nil {
 		return nil, err
 	}
+	return e.advanceLocked(ctx, tx, runs, open, nodes)
+}
+
+// advanceLocked is advance for runs and node runs the caller locked and
+// read (and may have moved since, in tx and in these values).
+func (e *Engine) advanceLocked(ctx context.Context, tx *schema.Store, runs map[int64]schema.WorkflowRun, ids []int64,
+	nodes []schema.WorkflowNodeRun) ([]trigger.Request, error) {
 	byRun := map[int64][]schema.WorkflowNodeRun{}
 	for _, n := range nodes {
 		byRun[n.RunID] = append(byRun[n.RunID], n)
 	}
 	var reqs []trigger.Request
-	for _, id := range open {
+	for _, id := range ids {
+		if RunState(runs[id].State) != RunRunning {
+			continue
+		}
 		r, err := e.advanceRun(ctx, tx, runs[id], byRun[id])
 		if err != nil {
 			return nil, fmt.Errorf("workflow run %d: %w", id, err)
@@ -55,23 +65,20 @@ func (e *Engine) advance(ctx context.Context, tx *schema.Store, runIDs []int64) 
 
 // advanceRun is advance for one locked run and its locked node runs.
 func (e *Engine) advanceRun(ctx context.Context, tx *schema.Store, run schema.WorkflowRun, nodeRuns []schema.WorkflowNodeRun) ([]trigger.Request, error) {
-	g, err := DecodeGraph(run.Graph)
+	pl, err := e.plans.of(run)
 	if err != nil {
 		return nil, err
 	}
-	ix := indexOf(g)
+	ix := pl.ix
 	byNode := make(map[int]*schema.WorkflowNodeRun, len(nodeRuns))
 	for i := range nodeRuns {
 		byNode[nodeRuns[i].NodeID] = &nodeRuns[i]
 	}
-	vars, err := e.varsOf(ctx, tx, run)
-	if err != nil {
-		return nil, err
-	}
+	var vars *Vars // read when a node is triggered
 	var reqs []trigger.Request
 	// In topological order a node's parents are decided before it, so one
 	// pass reaches what the rules allow now (a skip cascades down).
-	for _, id := range ix.topological(g) {
+	for _, id := range pl.order {
 		nr := byNode[id]
 		if nr == nil || NodeState(nr.State) != NodeWaiting {
 			continue
@@ -84,7 +91,14 @@ func (e *Engine) advanceRun(ctx context.Context, tx *schema.Store, run schema.Wo
 		}
 		switch ix.nodes[id].Rule.Decide(parents) {
 		case Run:
-			req, err := e.decide(ctx, tx, vars, ix.nodes[id], nr, nr.Attempt+1)
+			if vars == nil {
+				v, err := e.varsOf(ctx, tx, run)
+				if err != nil {
+					return nil, err
+				}
+				vars = &v
+			}
+			req, err := e.decide(ctx, tx, *vars, ix.nodes[id], nr, nr.Attempt+1)
 			if err != nil {
 				return nil, err
 			}

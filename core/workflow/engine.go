@@ -51,6 +51,7 @@ type Engine struct {
 	// hook does not look for node logs, so an admin without workflows pays
 	// nothing per callback (the pass settles what it skipped).
 	active   atomic.Bool
+	plans    plans
 	passDone func() // tests
 }
 

@@ -110,7 +110,8 @@ func (e *Engine) settle(ctx context.Context, tx *schema.Store, results []logResu
 			reqs = append(reqs, *req)
 		}
 	}
-	more, err := e.advance(ctx, tx, runIDs)
+	// The runs and their nodes are locked and read (and moved in place).
+	more, err := e.advanceLocked(ctx, tx, runs, runIDs, nodes)
 	return append(reqs, more...), err
 }
 
@@ -142,11 +143,11 @@ func (e *Engine) conclude(ctx context.Context, tx *schema.Store, run schema.Work
 		return nil, e.move(ctx, tx, nr, NodeSucceeded, nr.Attempt, "")
 	}
 	if nr.Attempt <= nr.Retries {
-		g, err := DecodeGraph(run.Graph)
+		pl, err := e.plans.of(run)
 		if err != nil {
 			return nil, err
 		}
-		n, _ := g.Node(nr.NodeID)
+		n := pl.ix.nodes[nr.NodeID]
 		vars, err := e.varsOf(ctx, tx, run)
 		if err != nil {
 			return nil, err
