@@ -93,7 +93,7 @@ func (e *Engine) passRuns(ctx context.Context, runs []schema.WorkflowRun) error 
 	}
 	// Whatever else the rules can decide (after an operator's action, or
 	// a step of an older admin): only those runs are locked.
-	stuck := decidable(runs, nodes)
+	stuck := e.decidable(runs, nodes)
 	if len(stuck) == 0 {
 		return nil
 	}
@@ -102,7 +102,7 @@ func (e *Engine) passRuns(ctx context.Context, runs []schema.WorkflowRun) error 
 
 // decidable lists the runs, read without locks, that advance would change:
 // a waiting node whose rule decides, or every node final.
-func decidable(runs []schema.WorkflowRun, nodes []schema.WorkflowNodeRun) []int64 {
+func (e *Engine) decidable(runs []schema.WorkflowRun, nodes []schema.WorkflowNodeRun) []int64 {
 	byRun := map[int64]map[int]NodeState{}
 	for _, n := range nodes {
 		if byRun[n.RunID] == nil {
@@ -112,14 +112,14 @@ func decidable(runs []schema.WorkflowRun, nodes []schema.WorkflowNodeRun) []int6
 	}
 	var out []int64
 	for _, r := range runs {
-		g, err := DecodeGraph(r.Graph)
+		pl, err := e.plans.of(r)
 		if err != nil {
 			continue
 		}
-		ix := indexOf(g)
+		ix := pl.ix
 		states := byRun[r.ID]
 		all := true
-		for _, n := range g.Nodes {
+		for _, n := range pl.graph.Nodes {
 			s := states[n.ID]
 			if s.Final() {
 				continue

@@ -23,7 +23,7 @@ type plans struct {
 	byID map[int64]*plan
 }
 
-const maxPlans = 1024
+const maxPlans = 256
 
 func (p *plans) of(run schema.WorkflowRun) (*plan, error) {
 	p.mu.Lock()
