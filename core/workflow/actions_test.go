@@ -149,3 +149,48 @@ func TestSkipNode(t *testing.T) {
 		}
 	})
 }
+
+// TestStopQueue: stopping the run going begins the run its QUEUE policy
+// kept waiting; a waiting run stopped ends without running anything.
+func TestStopQueue(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, s *schema.Store) {
+		r := newRig(t, s, 1)
+		ctx := context.Background()
+		e := r.admins[0].engine
+		job := r.job(0)
+		r.exec.Hold(job)
+		wf := r.workflow(Graph{Nodes: []Node{{ID: 1, JobID: job}}}, Concurrency{Policy: PolicyQueue}, "")
+		first, err := e.StartRun(ctx, wf, StartRequest{TriggerType: "MANUAL"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		second, err := e.StartRun(ctx, wf, StartRequest{TriggerType: "MANUAL"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.StopRun(ctx, first); err != nil {
+			t.Fatal(err)
+		}
+		if run, _ := s.WorkflowRunLoad(ctx, second); RunState(run.State) != RunRunning || run.StartTime.IsZero() {
+			t.Fatalf("the queued run after the stop: %+v", run)
+		}
+		third, err := e.StartRun(ctx, wf, StartRequest{TriggerType: "MANUAL"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.StopRun(ctx, third); err != nil {
+			t.Fatal(err)
+		}
+		r.exec.Release(job)
+		if run := r.idle(second); RunState(run.State) != RunSucceeded {
+			t.Fatalf("the second run: %s", run.State)
+		}
+		if run, _ := s.WorkflowRunLoad(ctx, third); RunState(run.State) != RunStopped {
+			t.Fatalf("the third run: %s", run.State)
+		}
+		if n := len(r.logs(job)); n != 2 {
+			t.Fatalf("%d log rows, want 2 (the stopped first run's and the second's)", n)
+		}
+	})
+}
