@@ -205,7 +205,7 @@ func openStore(ctx context.Context, cfg *config.Config, log zerolog.Logger) (*sc
 		return nil, target, fmt.Errorf("xxl.job.schema: %w", err)
 	}
 	res, err := store.Prepare(ctx, schema.PrepareOptions{Create: create, AllowUnknownColumns: cfg.AllowUnknownColumns,
-		SkipPendingTable: !cfg.Durable.Enabled})
+		SkipPendingTable: !cfg.Durable.Enabled, Workflows: cfg.Workflows})
 	if err != nil {
 		store.Close()
 		return nil, target, err
@@ -221,6 +221,9 @@ func openStore(ctx context.Context, cfg *config.Config, log zerolog.Logger) (*sc
 	}
 	if res.PendingCreated {
 		log.Info().Str("table", schema.PendingTable).Msg("created our table of durable retries and child triggers (no Java admin reads it; xxl.job.durable-triggers=false does without)")
+	}
+	if res.WorkflowCreated {
+		log.Info().Msg("created our workflow tables xxl_job_workflow* (no Java admin reads them; xxl.job.workflows.enabled=false does without)")
 	}
 	if res.LockInserted {
 		log.Warn().Msg("inserted the missing schedule_lock row into xxl_job_lock (without it clustered admins fire jobs twice)")

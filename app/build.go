@@ -21,6 +21,7 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/core/schedule"
 	"github.com/xxl-admin-go/xxl-admin-go/core/thread"
 	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
+	"github.com/xxl-admin-go/xxl-admin-go/core/workflow"
 	"github.com/xxl-admin-go/xxl-admin-go/static"
 )
 
@@ -96,8 +97,16 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 		m.WatchPools(pools.Stats)
 	}
 
+	// Workflows (off by default) follow their nodes' log rows through the
+	// trigger flow's and the completer's hooks.
+	var engine *workflow.Engine
+	var finishHook thread.FinishHook
+	if cfg.Workflows && durable != nil {
+		engine = workflow.New(workflow.Config{Store: store, Trigger: pools, Durable: durable, Loc: time.Local, Now: now, Log: log})
+		durable.Hook, finishHook = engine, engine
+	}
 	completer := thread.NewCompleter(thread.CompleterConfig{Store: store, Texts: texts, Trigger: pools, Now: now, Log: log,
-		Observer: obs.callbacks, Children: gen.children, Durable: durable})
+		Observer: obs.callbacks, Children: gen.children, Durable: durable, Hook: finishHook})
 	failMonitor := thread.NewFailMonitor(thread.FailMonitorConfig{
 		Store: store, Texts: texts, Trigger: pools, Now: now, Log: log, RetryColor: gen.retryColor, Durable: durable,
 		Alarm:    alarm.New(alarm.Config{Mail: cfg.Mail, Alarm: cfg.Alarm, Observe: obs.alarm, Texts: texts, Log: log}),
@@ -174,6 +183,10 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 		// that stopped left, and stops before the pools drain.
 		components = append(components, thread.NewSweeper(thread.SweeperConfig{Store: store, Flow: flow, Trigger: pools,
 			Executor: client, Durable: durable, Interval: opt.Tuning.SweepInterval, Log: log, Observer: obs.sweep}))
+	}
+	if engine != nil {
+		// After the sweeper: its pass and schedule submit through the pools.
+		components = append(components, engine, workflow.NewScheduler(engine, time.Local, 0))
 	}
 	components = append(components,
 		thread.NewLostMonitor(thread.LostMonitorConfig{Store: store, Completer: completer, Texts: texts, Now: now,

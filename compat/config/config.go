@@ -57,6 +57,11 @@ type Config struct {
 	Durable Durable // xxl.job.durable-triggers* (new keys)
 	HTTP    HTTP    // server.tomcat.* limits, read by their Spring Boot names
 
+	// Workflows (xxl.job.workflows.enabled, new, default false) runs
+	// workflows (docs/workflows.md): their tables are created at start and
+	// their runs and schedules are moved along. It needs durable triggers.
+	Workflows bool
+
 	// Exposed lists the actuator endpoints named by
 	// management.endpoints.web.exposure.include (Spring's key; "*" is all).
 	// health is always served; prometheus only when named here.
@@ -250,6 +255,7 @@ var defaults = map[string]string{
 	"xxl.job.openapi.user":                                 "",
 	"xxl.job.durable-triggers":                             "true",
 	"xxl.job.durable-triggers.lease":                       "30s",
+	"xxl.job.workflows.enabled":                            "false",
 	"server.tomcat.max-connections":                        "8192",
 	"server.tomcat.connection-timeout":                     "20000",
 	"management.endpoints.web.exposure.include":            "health",
@@ -561,6 +567,10 @@ func build(r resolver, generation int) (*Config, error) {
 		Lease: springDuration("xxl.job.durable-triggers.lease", r.str("xxl.job.durable-triggers.lease"), &errs)}
 	if c.Durable.Lease < time.Second {
 		errs = append(errs, fmt.Errorf("xxl.job.durable-triggers.lease: must be at least 1s"))
+	}
+	c.Workflows = r.boolean("xxl.job.workflows.enabled")
+	if c.Workflows && !c.Durable.Enabled {
+		errs = append(errs, fmt.Errorf("xxl.job.workflows.enabled: workflows need xxl.job.durable-triggers=true (every node trigger is a pending row)"))
 	}
 	c.HTTP = HTTP{MaxConnections: r.integer("server.tomcat.max-connections", &errs),
 		ConnectionTimeout: springDuration("server.tomcat.connection-timeout", r.str("server.tomcat.connection-timeout"), &errs),

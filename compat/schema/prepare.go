@@ -26,6 +26,8 @@ type PrepareOptions struct {
 	// SkipPendingTable leaves PendingTable alone: it is created when
 	// missing unless this is set (xxl.job.durable-triggers=false).
 	SkipPendingTable bool
+	// Workflows creates the workflow tables when missing (workflow.go).
+	Workflows bool
 }
 
 // PrepareResult says what Prepare found and did, for the start-up log.
@@ -39,7 +41,9 @@ type PrepareResult struct {
 	// PendingCreated: PendingTable, the table of our durable retries and
 	// child triggers, was created.
 	PendingCreated bool
-	Warnings       []string // accepted differences (widened types, extra indexes)
+	// WorkflowCreated: a workflow table was created (opts.Workflows).
+	WorkflowCreated bool
+	Warnings        []string // accepted differences (widened types, extra indexes)
 }
 
 // Prepare makes the database usable without ever altering existing tables:
@@ -113,12 +117,19 @@ func (s *Store) checkAndCreate(ctx context.Context, opts PrepareOptions) (Prepar
 	return res, s.preparePending(ctx, opts, &res)
 }
 
-// preparePending creates our own table unless opts says not to.
+// preparePending creates our own tables unless opts says not to.
 func (s *Store) preparePending(ctx context.Context, opts PrepareOptions, res *PrepareResult) error {
-	if opts.SkipPendingTable {
-		return nil
+	if !opts.SkipPendingTable {
+		if err := s.ensurePendingTable(ctx, res); err != nil {
+			return err
+		}
 	}
-	return s.ensurePendingTable(ctx, res)
+	if opts.Workflows {
+		created, err := s.EnsureWorkflowTables(ctx)
+		res.WorkflowCreated = created
+		return err
+	}
+	return nil
 }
 
 // checkIndexes warns of extra indexes and, on a 3.x database, of the 3.4.2

@@ -40,6 +40,7 @@ type Completer struct {
 	obs     CallbackObserver
 	rule    ChildRule
 	durable *trigger.Durable
+	hook    FinishHook
 }
 
 var _ api.Callbacks = (*Completer)(nil)
@@ -60,13 +61,16 @@ type CompleterConfig struct {
 	// transaction that stores its parent's result (trigger.Durable), so it
 	// is sent even if this admin stops before it did.
 	Durable *trigger.Durable
+	// Hook, when set, sees every finished log in the transaction that
+	// stores its result (FinishHook).
+	Hook FinishHook
 }
 
 // NewCompleter creates the completer.
 func NewCompleter(cfg CompleterConfig) *Completer {
 	return &Completer{store: cfg.Store, gc: cfg.Store.NewGroupCommit(64), texts: cfg.Texts, trigger: cfg.Trigger,
 		now: orNow(cfg.Now), log: cfg.Log.With().Str("component", "completer").Logger(), unknown: loglimit.NewRepeats(0, nil), obs: cfg.Observer,
-		rule: cfg.Children, durable: cfg.Durable}
+		rule: cfg.Children, durable: cfg.Durable, hook: cfg.Hook}
 }
 
 // Callback processes one /api/callback POST, item by item in order, as one
@@ -84,12 +88,13 @@ func (c *Completer) Callback(ctx context.Context, items []api.HandleCallbackPara
 		children []childFire
 		unknown  []int64
 		finished int
+		hooked   []trigger.Request
 	)
 	err := c.gc.Do(ctx, func(ctx context.Context, gtx *schema.Store) error {
 		// A unit run alone by the group commit autocommits; this one must
 		// hold its locks until it has written.
 		return gtx.WithTx(ctx, func(tx *schema.Store) error {
-			children, unknown, finished = children[:0], unknown[:0], 0 // the unit may run twice (see GroupCommit)
+			children, unknown, finished, hooked = children[:0], unknown[:0], 0, hooked[:0] // the unit may run twice (see GroupCommit)
 			logs, err := tx.LogLoadManyForUpdate(ctx, ids)
 			if err != nil {
 				return err
@@ -111,6 +116,13 @@ func (c *Completer) Callback(ctx context.Context, items []api.HandleCallbackPara
 				}
 			}
 			finished = len(rows)
+			// The hook goes first: on MariaDB the results' UPDATE holds a
+			// gap of the log table's handle_code index, which a trigger
+			// flow inserting a log row waits for while it holds the
+			// pending rows the hook's inserts would wait for.
+			if hooked, err = c.hooked(ctx, tx, rows); err != nil {
+				return err
+			}
 			if _, err = tx.LogFinishMany(ctx, rows); err != nil {
 				return err
 			}
@@ -126,7 +138,27 @@ func (c *Completer) Callback(ctx context.Context, items []api.HandleCallbackPara
 	c.count(CallbackRepeated, len(items)-finished-len(unknown))
 	c.warnUnknown(unknown, len(items))
 	c.fire(children)
+	c.submitHooked(hooked)
 	return nil
+}
+
+// hooked runs the hook, if any, on the logs finished in tx.
+func (c *Completer) hooked(ctx context.Context, tx *schema.Store, rows []schema.JobLog) ([]trigger.Request, error) {
+	if c.hook == nil || len(rows) == 0 {
+		return nil, nil
+	}
+	return c.hook.Finished(ctx, tx, rows)
+}
+
+// submitHooked queues the hook's triggers after the commit; their pending
+// rows are stored, so one the door refuses is sent by a sweeper.
+func (c *Completer) submitHooked(reqs []trigger.Request) {
+	for _, r := range reqs {
+		if err := c.trigger.Submit(r); err != nil {
+			c.log.Warn().Err(err).Int("job_id", r.JobID).Str("pending", "a sweeper submits it again once its lease runs out").
+				Msg("trigger decided by the finish hook not queued")
+		}
+	}
 }
 
 // warnUnknown reports the callbacks for logs that do not exist in one line
@@ -213,11 +245,12 @@ func mergeHandleMsg(old, add *string) string {
 // stores the result if the log is still open; then it fires the children.
 // It reports whether this call finished the log.
 func (c *Completer) Finish(ctx context.Context, l schema.JobLog) (bool, error) {
-	won, fires, err := c.finish(ctx, c.store, jobCache{}, l)
+	won, fires, hooked, err := c.finish(ctx, c.store, jobCache{}, l)
 	if err != nil {
 		return false, err
 	}
 	c.fire(fires)
+	c.submitHooked(hooked)
 	return won, nil
 }
 
@@ -245,32 +278,36 @@ type childFire struct {
 	claim     int64
 }
 
-func (c *Completer) finish(ctx context.Context, s *schema.Store, jobs jobCache, l schema.JobLog) (bool, []childFire, error) {
+func (c *Completer) finish(ctx context.Context, s *schema.Store, jobs jobCache, l schema.JobLog) (bool, []childFire, []trigger.Request, error) {
 	row, children, err := c.result(ctx, s, jobs, l)
 	if err != nil {
-		return false, nil, err
+		return false, nil, nil, err
 	}
 	fires := make([]childFire, len(children))
 	for i, id := range children {
 		fires[i] = childFire{parentLog: l.ID, jobID: id, seq: i}
 	}
 	var won bool
+	var hooked []trigger.Request
 	store := func(tx *schema.Store) error {
 		won, err = tx.LogFinish(ctx, row)
 		if err != nil || !won {
 			return err
 		}
+		if hooked, err = c.hooked(ctx, tx, []schema.JobLog{row}); err != nil {
+			return err
+		}
 		return c.decide(ctx, tx, fires)
 	}
-	if c.durable != nil && len(fires) > 0 {
+	if (c.durable != nil && len(fires) > 0) || c.hook != nil {
 		err = s.WithTx(ctx, store)
 	} else {
 		err = store(s)
 	}
 	if err != nil || !won {
-		return false, nil, err
+		return false, nil, nil, err
 	}
-	return true, fires, nil
+	return true, fires, hooked, nil
 }
 
 // decide stores the children as pending rows in the transaction that

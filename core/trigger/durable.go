@@ -32,6 +32,17 @@ type Durable struct {
 	SendLease time.Duration
 	// Now is the clock; nil is time.Now.
 	Now func() time.Time
+	// Hook, when set, sees the pending rows that get their log rows
+	// (PendingHook).
+	Hook PendingHook
+}
+
+// PendingHook sees durable triggers get their log rows, inside the
+// transaction that writes them (rows at PendingLogged, with LogID and
+// shard set; a broadcast's further shards included): core/workflow
+// records there which node of which run each log row is.
+type PendingHook interface {
+	PendingLogged(ctx context.Context, tx *schema.Store, rows []schema.PendingTrigger) error
 }
 
 func (d *Durable) now() time.Time {
@@ -181,6 +192,9 @@ func (f *Flow) pendingLogged(ctx context.Context, tx *schema.Store, kept []*firi
 	if err := tx.PendingInsert(ctx, shards); err != nil {
 		return err
 	}
+	if err := f.hookLogged(ctx, tx, held, logged, shards); err != nil {
+		return err
+	}
 	var del []int64
 	for _, c := range gone {
 		if p, ok := held[c]; ok {
@@ -188,6 +202,25 @@ func (f *Flow) pendingLogged(ctx context.Context, tx *schema.Store, kept []*firi
 		}
 	}
 	return tx.PendingDelete(ctx, del)
+}
+
+// hookLogged shows the rows that got their log rows to the hook, if any.
+func (f *Flow) hookLogged(ctx context.Context, tx *schema.Store, held map[int64]schema.PendingTrigger,
+	logged []schema.PendingLog, shards []schema.PendingTrigger) error {
+	if f.leases.Hook == nil || len(logged)+len(shards) == 0 {
+		return nil
+	}
+	byID := make(map[int64]schema.PendingTrigger, len(held))
+	for _, p := range held {
+		byID[p.ID] = p
+	}
+	rows := make([]schema.PendingTrigger, 0, len(logged)+len(shards))
+	for _, l := range logged {
+		p := byID[l.ID]
+		p.Stage, p.LogID, p.ShardIndex, p.ShardTotal = schema.PendingLogged, l.LogID, l.ShardIndex, l.ShardTotal
+		rows = append(rows, p)
+	}
+	return f.leases.Hook.PendingLogged(ctx, tx, append(rows, shards...))
 }
 
 // send sends one row's /run to address. For a durable trigger the address

@@ -91,7 +91,7 @@ func (m message) writeConfig(b *strings.Builder, t Texts) {
 		b.WriteString(colon)
 		b.WriteString(value)
 	}
-	field("jobconf_trigger_type", t.Text(m.Type.TitleKey()))
+	field("jobconf_trigger_type", m.Type.Title(t))
 	b.WriteString("<br>")
 	field("jobconf_trigger_admin_adress", escapeText(m.AdminAddress))
 	b.WriteString("<br>")

@@ -85,7 +85,7 @@ func (f *Flow) recordRejected(ctx context.Context, rejs []rejection) error {
 // run header.
 func (f *Flow) shortText(typ Type, retry int, reason string) string {
 	t := f.texts
-	return t.Text("jobconf_trigger_type") + colon + t.Text(typ.TitleKey()) +
+	return t.Text("jobconf_trigger_type") + colon + typ.Title(t) +
 		"<br>" + t.Text("jobconf_trigger_admin_adress") + colon + f.admin +
 		"<br>" + t.Text("jobinfo_field_executorFailRetryCount") + colon + strconv.Itoa(retry) +
 		runHeaderOpen + t.Text("jobconf_trigger_run") + runHeaderClose + reason + "<br><br>"

@@ -36,3 +36,14 @@ func (t Type) TitleKey() string {
 	}
 	return "jobconf_trigger_type_" + strings.ToLower(string(t))
 }
+
+// Title is the type's title in the bundle: for a type the Java bundles do
+// not name (WORKFLOW, a workflow node's trigger) the type itself, rather
+// than the key the bundle would echo.
+func (t Type) Title(texts Texts) string {
+	key := t.TitleKey()
+	if title := texts.Text(key); title != key {
+		return title
+	}
+	return string(t)
+}

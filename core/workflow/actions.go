@@ -1,0 +1,187 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
+)
+
+// ErrState is an operator's action that does not apply to the run or
+// node as it stands (stopping a run that ended, skipping a node that
+// succeeded, …).
+var ErrState = errors.New("not possible in its current state")
+
+// The messages operators' actions leave on nodes and runs.
+const (
+	msgStopped = "stopped by an operator"
+	msgSkipped = "skipped by an operator"
+	msgMarked  = "marked succeeded by an operator"
+	msgRetried = "retried by an operator"
+)
+
+// StopRun stops a running or queued run: its waiting nodes and those in
+// flight are STOPPED, the triggers decided and not yet written are
+// dropped, and the run ends STOPPED (letting the run its workflow queued
+// begin). Runs already at the executors go on; their results change
+// nothing. It returns their log ids, for a caller that kills them.
+func (e *Engine) StopRun(ctx context.Context, runID int64) ([]int64, error) {
+	var running []int64
+	err := e.inTx(ctx, func(tx *schema.Store) ([]trigger.Request, error) {
+		running = running[:0]
+		run, nodes, err := lockRun(ctx, tx, runID)
+		if err != nil {
+			return nil, err
+		}
+		from := RunState(run.State)
+		if from != RunRunning && from != RunQueued {
+			return nil, fmt.Errorf("stop run %d (%s): %w", runID, from, ErrState)
+		}
+		var inFlight []int64
+		for i := range nodes {
+			nr := &nodes[i]
+			if NodeState(nr.State).Final() {
+				continue
+			}
+			if NodeState(nr.State) == NodeTriggered {
+				inFlight = append(inFlight, nr.ID)
+			}
+			if err := e.move(ctx, tx, nr, NodeStopped, nr.Attempt, msgStopped); err != nil {
+				return nil, err
+			}
+		}
+		if err := tx.PendingDeleteDecided(ctx, string(TriggerType), inFlight); err != nil {
+			return nil, err
+		}
+		logs, err := tx.WorkflowNodeLogsOfRuns(ctx, inFlight, false)
+		if err != nil {
+			return nil, err
+		}
+		for _, l := range logs {
+			if l.Result == 0 {
+				running = append(running, l.LogID)
+			}
+		}
+		return e.endFrom(ctx, tx, run, from, RunStopped, msgStopped)
+	})
+	return running, err
+}
+
+// RetryRun runs a failed or stopped run again from where it failed: its
+// failed and stopped nodes, and those their rules skipped, wait again and
+// are decided anew (each a new attempt with its job's retries afresh);
+// what succeeded stays. The workflow's concurrency policy must admit a
+// run now (ErrSkipped otherwise; a retry is not queued).
+func (e *Engine) RetryRun(ctx context.Context, runID int64) error {
+	return e.inTx(ctx, func(tx *schema.Store) ([]trigger.Request, error) {
+		run, nodes, err := lockRun(ctx, tx, runID)
+		if err != nil {
+			return nil, err
+		}
+		from := RunState(run.State)
+		if from != RunFailed && from != RunStopped {
+			return nil, fmt.Errorf("retry run %d (%s): %w", runID, from, ErrState)
+		}
+		if row, err := tx.WorkflowLoad(ctx, run.WorkflowID); err == nil {
+			w, err := FromRow(row)
+			if err != nil {
+				return nil, err
+			}
+			if state, err := admit(ctx, tx, w); err != nil || state != RunRunning {
+				return nil, fmt.Errorf("retry run %d: %w", runID, ErrSkipped)
+			}
+		} else if !errors.Is(err, schema.ErrNotFound) {
+			return nil, err
+		}
+		for i := range nodes {
+			nr := &nodes[i]
+			switch NodeState(nr.State) {
+			case NodeFailed, NodeStopped:
+			case NodeSkipped:
+				if !strings.HasPrefix(deref(nr.Msg), ruleSkipMsg) {
+					continue // an operator's skip stays
+				}
+			default:
+				continue
+			}
+			if err := e.move(ctx, tx, nr, NodeWaiting, nr.Attempt, msgRetried); err != nil {
+				return nil, err
+			}
+		}
+		if ok, err := tx.WorkflowRunReopen(ctx, runID, string(from), string(RunRunning)); err != nil || !ok {
+			return nil, err
+		}
+		return e.advance(ctx, tx, []int64{runID})
+	})
+}
+
+// SkipNode skips a node that waits, failed or was stopped; a running run
+// goes on as if its rule had skipped it. In a failed run, skip the failed
+// node and retry the run to go past it.
+func (e *Engine) SkipNode(ctx context.Context, runID int64, nodeID int) error {
+	return e.setNode(ctx, runID, nodeID, NodeSkipped, msgSkipped, NodeWaiting, NodeFailed, NodeStopped)
+}
+
+// MarkSucceeded takes a node as succeeded whatever it did: one that
+// waits, failed, was stopped or skipped, or one in flight (its decided
+// trigger is dropped if not yet written; a run already at its executor
+// goes on and its result changes nothing).
+func (e *Engine) MarkSucceeded(ctx context.Context, runID int64, nodeID int) error {
+	return e.setNode(ctx, runID, nodeID, NodeSucceeded, msgMarked, NodeWaiting, NodeTriggered, NodeFailed, NodeStopped, NodeSkipped)
+}
+
+// setNode moves a node of a run from one of the states from to to and
+// advances the run if it is running.
+func (e *Engine) setNode(ctx context.Context, runID int64, nodeID int, to NodeState, msg string, from ...NodeState) error {
+	return e.inTx(ctx, func(tx *schema.Store) ([]trigger.Request, error) {
+		run, nodes, err := lockRun(ctx, tx, runID)
+		if err != nil {
+			return nil, err
+		}
+		for i := range nodes {
+			nr := &nodes[i]
+			if nr.NodeID != nodeID {
+				continue
+			}
+			state := NodeState(nr.State)
+			ok := false
+			for _, f := range from {
+				ok = ok || state == f
+			}
+			if !ok {
+				return nil, fmt.Errorf("run %d node %d (%s) cannot become %s: %w", runID, nodeID, state, to, ErrState)
+			}
+			if state == NodeTriggered {
+				if err := tx.PendingDeleteDecided(ctx, string(TriggerType), []int64{nr.ID}); err != nil {
+					return nil, err
+				}
+			}
+			if err := e.move(ctx, tx, nr, to, nr.Attempt, msg); err != nil {
+				return nil, err
+			}
+			if RunState(run.State) != RunRunning {
+				return nil, nil
+			}
+			return e.advance(ctx, tx, []int64{runID})
+		}
+		return nil, fmt.Errorf("run %d has no node %d: %w", runID, nodeID, schema.ErrNotFound)
+	})
+}
+
+// lockRun locks one run and its node runs; ErrNotFound when it does not
+// exist.
+func lockRun(ctx context.Context, tx *schema.Store, runID int64) (schema.WorkflowRun, []schema.WorkflowNodeRun, error) {
+	runs, err := lockRuns(ctx, tx, []int64{runID})
+	if err != nil {
+		return schema.WorkflowRun{}, nil, err
+	}
+	run, ok := runs[runID]
+	if !ok {
+		return run, nil, fmt.Errorf("workflow run %d: %w", runID, schema.ErrNotFound)
+	}
+	nodes, err := tx.WorkflowNodeRuns(ctx, []int64{runID}, true)
+	return run, nodes, err
+}

@@ -1,0 +1,196 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/storetest"
+)
+
+// TestStopRun: a stopped run stops its nodes in flight and waiting, its
+// first node's run at the executor is reported for a kill, and that run's
+// result triggers nothing.
+func TestStopRun(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, s *schema.Store) {
+		r := newRig(t, s, 1)
+		ctx := context.Background()
+		e := r.admins[0].engine
+		first, second := r.job(0), r.job(0)
+		r.exec.Hold(first)
+		wf := r.workflow(Graph{Nodes: []Node{{ID: 1, JobID: first}, {ID: 2, JobID: second}}, Edges: []Edge{{1, 2}}}, Concurrency{}, "")
+		runID, err := e.StartRun(ctx, wf, StartRequest{TriggerType: "MANUAL"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		running, err := e.StopRun(ctx, runID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		logs := r.logs(first)
+		if len(running) != 1 || len(logs) != 1 || running[0] != logs[0].ID {
+			t.Fatalf("StopRun reported %v running, the first job has logs %+v", running, logs)
+		}
+		if _, err := e.StopRun(ctx, runID); !errors.Is(err, ErrState) {
+			t.Fatalf("stopping a stopped run: %v", err)
+		}
+		r.exec.Release(first)
+		run := r.idle(runID)
+		nodes := r.nodes(runID)
+		if RunState(run.State) != RunStopped || NodeState(nodes[1].State) != NodeStopped || NodeState(nodes[2].State) != NodeStopped {
+			t.Fatalf("run %s, nodes %+v", run.State, nodes)
+		}
+		if n := len(r.logs(second)); n != 0 {
+			t.Fatalf("the second node ran %d times after the stop", n)
+		}
+	})
+}
+
+// TestRetryRun: a failed run retried goes on from its failed node (a new
+// attempt) to the nodes its rules skipped; what succeeded does not run
+// again. An operator's skip and mark take a node as decided.
+func TestRetryRun(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, s *schema.Store) {
+		r := newRig(t, s, 1)
+		ctx := context.Background()
+		e := r.admins[0].engine
+		jobs := [4]int{r.job(0), r.job(0), r.job(0), r.job(0)}
+		r.fail(jobs[1])
+		wf := r.workflow(diamond(jobs, AllSuccess), Concurrency{}, "")
+		runID, err := e.StartRun(ctx, wf, StartRequest{TriggerType: "MANUAL"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if run := r.idle(runID); RunState(run.State) != RunFailed {
+			t.Fatalf("first try: %s", run.State)
+		}
+		if err := e.RetryRun(ctx, runID); err != nil { // fails again: B still fails
+			t.Fatal(err)
+		}
+		if run := r.idle(runID); RunState(run.State) != RunFailed || r.nodes(runID)[2].Attempt != 2 {
+			t.Fatalf("second try: %s, %+v", run.State, r.nodes(runID))
+		}
+		r.mu.Lock()
+		delete(r.failing, jobs[1])
+		r.mu.Unlock()
+		if err := e.RetryRun(ctx, runID); err != nil {
+			t.Fatal(err)
+		}
+		run := r.idle(runID)
+		if RunState(run.State) != RunSucceeded || !run.EndTime.After(run.StartTime.Add(-1)) {
+			t.Fatalf("third try: %+v %+v", run, r.nodes(runID))
+		}
+		for i, want := range []int{1, 3, 1, 1} {
+			if n := len(r.logs(jobs[i])); n != want {
+				t.Errorf("node %d: %d log rows, want %d", i+1, n, want)
+			}
+		}
+		if err := e.RetryRun(ctx, runID); !errors.Is(err, ErrState) {
+			t.Fatalf("retrying a run that succeeded: %v", err)
+		}
+
+		// Mark the failing node succeeded and retry: D runs.
+		r.fail(jobs[1])
+		again, err := e.StartRun(ctx, wf, StartRequest{TriggerType: "MANUAL"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.idle(again)
+		if err := e.SkipNode(ctx, again, 1); !errors.Is(err, ErrState) {
+			t.Fatalf("skipping a node that succeeded: %v", err)
+		}
+		if err := e.MarkSucceeded(ctx, again, 2); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.RetryRun(ctx, again); err != nil {
+			t.Fatal(err)
+		}
+		if run := r.idle(again); RunState(run.State) != RunSucceeded {
+			t.Fatalf("after the mark: %s %+v", run.State, r.nodes(again))
+		}
+		if n := len(r.logs(jobs[3])); n != 2 {
+			t.Errorf("D ran %d times over both runs, want 2", n)
+		}
+	})
+}
+
+// TestSkipNode: a node skipped while it waits never runs, and its run
+// goes on past it as its rules say.
+func TestSkipNode(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, s *schema.Store) {
+		r := newRig(t, s, 1)
+		ctx := context.Background()
+		e := r.admins[0].engine
+		a, b, c := r.job(0), r.job(0), r.job(0)
+		r.exec.Hold(a)
+		g := Graph{Nodes: []Node{{ID: 1, JobID: a}, {ID: 2, JobID: b}, {ID: 3, JobID: c, Rule: NoneFailed}}, Edges: []Edge{{1, 2}, {2, 3}}}
+		runID, err := e.StartRun(ctx, r.workflow(g, Concurrency{}, ""), StartRequest{TriggerType: "MANUAL"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.SkipNode(ctx, runID, 2); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.SkipNode(ctx, runID, 9); !errors.Is(err, schema.ErrNotFound) {
+			t.Fatalf("skipping a node the run lacks: %v", err)
+		}
+		r.exec.Release(a)
+		run := r.idle(runID)
+		nodes := r.nodes(runID)
+		if RunState(run.State) != RunSucceeded || NodeState(nodes[2].State) != NodeSkipped || NodeState(nodes[3].State) != NodeSucceeded {
+			t.Fatalf("run %s, nodes %+v", run.State, nodes)
+		}
+		if n := len(r.logs(b)); n != 0 {
+			t.Fatalf("the skipped node ran %d times", n)
+		}
+	})
+}
+
+// TestStopQueue: stopping the run going begins the run its QUEUE policy
+// kept waiting; a waiting run stopped ends without running anything.
+func TestStopQueue(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, s *schema.Store) {
+		r := newRig(t, s, 1)
+		ctx := context.Background()
+		e := r.admins[0].engine
+		job := r.job(0)
+		r.exec.Hold(job)
+		wf := r.workflow(Graph{Nodes: []Node{{ID: 1, JobID: job}}}, Concurrency{Policy: PolicyQueue}, "")
+		first, err := e.StartRun(ctx, wf, StartRequest{TriggerType: "MANUAL"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		second, err := e.StartRun(ctx, wf, StartRequest{TriggerType: "MANUAL"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.StopRun(ctx, first); err != nil {
+			t.Fatal(err)
+		}
+		if run, _ := s.WorkflowRunLoad(ctx, second); RunState(run.State) != RunRunning || run.StartTime.IsZero() {
+			t.Fatalf("the queued run after the stop: %+v", run)
+		}
+		third, err := e.StartRun(ctx, wf, StartRequest{TriggerType: "MANUAL"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.StopRun(ctx, third); err != nil {
+			t.Fatal(err)
+		}
+		r.exec.Release(job)
+		if run := r.idle(second); RunState(run.State) != RunSucceeded {
+			t.Fatalf("the second run: %s", run.State)
+		}
+		if run, _ := s.WorkflowRunLoad(ctx, third); RunState(run.State) != RunStopped {
+			t.Fatalf("the third run: %s", run.State)
+		}
+		if n := len(r.logs(job)); n != 2 {
+			t.Fatalf("%d log rows, want 2 (the stopped first run's and the second's)", n)
+		}
+	})
+}
