@@ -77,17 +77,19 @@ func (s *Store) LogUnsettledStates(ctx context.Context) ([]LogState, error) {
 	return out, nil
 }
 
-// LogFirstIDSince is the lowest id of the rows triggered at or after t (an
-// I_trigger_time range), or one above the highest id when there is none,
-// or 1 on an empty table: the id from which rows may still be written.
+// LogFirstIDSince is the id of the first row triggered at or after t (one
+// entry of I_trigger_time), or one above the highest id when there is none,
+// or 1 on an empty table: where rows may still be written. Ids follow
+// trigger times only roughly (admins' clocks, concurrent inserts), so
+// callers ask from a margin before the time they mean.
 func (s *Store) LogFirstIDSince(ctx context.Context, t time.Time) (int64, error) {
-	var first *int64
-	if err := s.queryRow(ctx, s.sb.Select("MIN(id)").From("xxl_job_log").
-		Where(sq.GtOrEq{"trigger_time": s.dbTime(t)})).Scan(&first); err != nil {
+	ids, err := s.ids(ctx, page(s.sb.Select("id").From("xxl_job_log").
+		Where(sq.GtOrEq{"trigger_time": s.dbTime(t)}).OrderBy("trigger_time ASC"), 0, 1))
+	if err != nil {
 		return 0, fmt.Errorf("first log since %s: %w", t, err)
 	}
-	if first != nil {
-		return *first, nil
+	if len(ids) > 0 {
+		return ids[0], nil
 	}
 	var last *int64
 	if err := s.queryRow(ctx, s.sb.Select("MAX(id)").From("xxl_job_log")).Scan(&last); err != nil {
@@ -97,4 +99,34 @@ func (s *Store) LogFirstIDSince(ctx context.Context, t time.Time) (int64, error)
 		return 1, nil
 	}
 	return *last + 1, nil
+}
+
+// LogFindLostIDsFrom is findLostJobIds (LogFindLostIDs) over the rows with
+// id >= from: the lost monitor's watermark keeps it to the rows since the
+// oldest one still running.
+func (s *Store) LogFindLostIDsFrom(ctx context.Context, from int64, lostBefore time.Time) ([]int64, error) {
+	ids, err := s.ids(ctx, s.sb.Select("t.id").From("xxl_job_log t").
+		LeftJoin("xxl_job_registry t2 ON t.executor_address = t2.registry_value").
+		Where(sq.GtOrEq{"t.id": from}).
+		Where(sq.Eq{"t.trigger_code": 200, "t.handle_code": 0}).
+		Where(sq.LtOrEq{"t.trigger_time": s.dbTime(lostBefore)}).
+		Where("t2.id IS NULL"))
+	if err != nil {
+		return nil, fmt.Errorf("find lost logs from id %d: %w", from, err)
+	}
+	return ids, nil
+}
+
+// LogFirstRunningID is the lowest id >= from of a running row (trigger code
+// 200, handle code 0), found through I_handle_code; ok is false when none is.
+func (s *Store) LogFirstRunningID(ctx context.Context, from int64) (id int64, ok bool, err error) {
+	var first *int64
+	if err := s.queryRow(ctx, s.sb.Select("MIN(id)").From("xxl_job_log").
+		Where(sq.Eq{"handle_code": 0, "trigger_code": 200}).Where(sq.GtOrEq{"id": from})).Scan(&first); err != nil {
+		return 0, false, fmt.Errorf("first running log from id %d: %w", from, err)
+	}
+	if first == nil {
+		return 0, false, nil
+	}
+	return *first, true, nil
 }
