@@ -18,7 +18,7 @@ import (
 var errRefused = errors.New("dial tcp 127.0.0.1:3306: connect: connection refused")
 
 // faultyStore wraps the real store and fails every call while down, as a
-// database outage does; it counts the cleanup selects that reached the DB.
+// database outage does; it counts the cleanups that reached the DB.
 type faultyStore struct {
 	Store
 	down    atomic.Bool
@@ -46,12 +46,19 @@ func (f *faultyStore) ReportSave(ctx context.Context, r schema.LogReport) error 
 	return f.Store.ReportSave(ctx, r)
 }
 
-func (f *faultyStore) LogFindClearIDs(ctx context.Context, c schema.ClearFilter, size int) ([]int64, error) {
+func (f *faultyStore) LogClearBound(ctx context.Context, before time.Time) (int64, bool, error) {
+	if f.down.Load() {
+		return 0, false, errRefused
+	}
+	f.selects.Add(1)
+	return f.Store.LogClearBound(ctx, before)
+}
+
+func (f *faultyStore) LogFindClearIDsAfter(ctx context.Context, after, bound int64, before time.Time, size int) ([]int64, error) {
 	if f.down.Load() {
 		return nil, errRefused
 	}
-	f.selects.Add(1)
-	return f.Store.LogFindClearIDs(ctx, c, size)
+	return f.Store.LogFindClearIDsAfter(ctx, after, bound, before, size)
 }
 
 func (f *faultyStore) LogClear(ctx context.Context, ids []int64) (int64, error) {

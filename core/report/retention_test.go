@@ -100,8 +100,11 @@ func (s *countingStore) ReportUpdate(context.Context, schema.LogReport) (int64, 
 	return 1, s.err
 }
 func (s *countingStore) ReportSave(context.Context, schema.LogReport) error { return s.err }
-func (s *countingStore) LogFindClearIDs(context.Context, schema.ClearFilter, int) ([]int64, error) {
+func (s *countingStore) LogClearBound(context.Context, time.Time) (int64, bool, error) {
 	s.selects++
+	return 0, false, s.err
+}
+func (s *countingStore) LogFindClearIDsAfter(context.Context, int64, int64, time.Time, int) ([]int64, error) {
 	return nil, s.err
 }
 func (s *countingStore) LogClear(context.Context, []int64) (int64, error) { return 0, s.err }

@@ -13,7 +13,8 @@ type Store interface {
 	LogCountsBetween(ctx context.Context, from, to time.Time) (schema.LogCounts, error)
 	ReportUpdate(ctx context.Context, r schema.LogReport) (int64, error)
 	ReportSave(ctx context.Context, r schema.LogReport) error
-	LogFindClearIDs(ctx context.Context, f schema.ClearFilter, size int) ([]int64, error)
+	LogClearBound(ctx context.Context, before time.Time) (int64, bool, error)
+	LogFindClearIDsAfter(ctx context.Context, after, bound int64, before time.Time, size int) ([]int64, error)
 	LogClear(ctx context.Context, ids []int64) (int64, error)
 }
 
