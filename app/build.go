@@ -98,9 +98,13 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 
 	completer := thread.NewCompleter(thread.CompleterConfig{Store: store, Texts: texts, Trigger: pools, Now: now, Log: log,
 		Observer: obs.callbacks, Children: gen.children, Durable: durable})
+	alarmer := alarm.New(alarm.Config{Mail: cfg.Mail, Alarm: cfg.Alarm, Observe: obs.alarm, Texts: texts, Log: log})
+	if m != nil {
+		m.AlarmChannels(alarmer.Channels())
+	}
 	failMonitor := thread.NewFailMonitor(thread.FailMonitorConfig{
 		Store: store, Texts: texts, Trigger: pools, Now: now, Log: log, RetryColor: gen.retryColor, Durable: durable,
-		Alarm:    alarm.New(alarm.Config{Mail: cfg.Mail, Alarm: cfg.Alarm, Observe: obs.alarm, Texts: texts, Log: log}),
+		Alarm:    alarmer,
 		Interval: opt.Tuning.FailInterval, StuckAfter: opt.Tuning.FailStuckAfter,
 	})
 	var door trigger.Submitter = pools

@@ -70,7 +70,44 @@ func New(b Build) *Metrics {
 	m.reg.MustRegister(m.triggers, m.lateness, m.lockWait, m.callbacks, m.alarms, m.executors, m.pending, m.swept,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m.buildInfo(b)
+	m.zero()
 	return m
+}
+
+// zero creates every series whose labels are known before the first event
+// at 0, so that increase() and rate() in alert rules see the first failure
+// after a start, not only the second (issue 27).
+func (m *Metrics) zero() {
+	for _, typ := range []trigger.Type{trigger.TypeCron, trigger.TypeManual, trigger.TypeParent, trigger.TypeAPI,
+		trigger.TypeRetry, trigger.TypeMisfire} {
+		for _, r := range []string{trigger.ResultSuccess, trigger.ResultFail, trigger.ResultRejected} {
+			m.triggers.WithLabelValues(string(typ), r)
+		}
+	}
+	m.triggers.WithLabelValues(string(trigger.TypeCron), trigger.ResultMisfired)
+	for _, r := range []string{thread.CallbackFinished, thread.CallbackRepeated, thread.CallbackUnknown, thread.CallbackFailed} {
+		m.callbacks.WithLabelValues(r)
+	}
+	// The outcomes each stage can have (core/thread/sweeper.go).
+	for stage, outcomes := range map[int][]string{
+		schema.PendingDecided: {thread.SweepSubmitted, thread.SweepWaiting},
+		schema.PendingLogged:  {thread.SweepSent, thread.SweepStored, thread.SweepGone},
+		schema.PendingSending: {thread.SweepResent, thread.SweepReceived, thread.SweepStored, thread.SweepGone,
+			thread.SweepFailed, thread.SweepWaiting},
+	} {
+		for _, o := range outcomes {
+			m.swept.WithLabelValues(stageName(stage), o)
+		}
+	}
+}
+
+// AlarmChannels creates the alarm series of the configured channels at 0
+// (alarm.Alarmer.Channels), for the same reason as zero.
+func (m *Metrics) AlarmChannels(names []string) {
+	for _, n := range names {
+		m.alarms.WithLabelValues(n, "success")
+		m.alarms.WithLabelValues(n, "failure")
+	}
 }
 
 // Handler serves the registry in the Prometheus text format.
