@@ -66,11 +66,13 @@ func (s *Store) LogStatesByID(ctx context.Context, ids []int64) ([]LogState, err
 // handled failure: running or not yet triggered, failed and not alarmed, or
 // held in a transient alarm state. It is served by I_handle_code (both
 // generations have it) as two ranges around 200, so it costs the rows that
-// did not succeed, not the table; a monitor reads it once at start.
+// did not succeed, not the table; a monitor reads it once at start (no
+// ORDER BY, which could tempt a planner into the primary key; the caller
+// sorts). Each row is a lookup: 20,000 failed rows of 2M take 1-2 s on a
+// cold MariaDB, against 4.6 s for Java's scan every 10 s.
 func (s *Store) LogUnsettledStates(ctx context.Context) ([]LogState, error) {
 	out, err := selectAll(ctx, s, s.sb.Select(logStateColumns...).From("xxl_job_log").
-		Where("(handle_code < 200 OR handle_code > 200)").Where(sq.LtOrEq{"alarm_status": 0}).
-		OrderBy("id ASC"), s.scanLogState)
+		Where("(handle_code < 200 OR handle_code > 200)").Where(sq.LtOrEq{"alarm_status": 0}), s.scanLogState)
 	if err != nil {
 		return nil, fmt.Errorf("read unsettled log states: %w", err)
 	}
