@@ -130,6 +130,7 @@ func TestCountersStartAtZero(t *testing.T) {
 		`xxl_job_alarms_total{channel="webhook",result="success"} 0`,
 		`xxl_job_pending_triggers_taken_over_total{outcome="submitted",stage="decided"} 0`,
 		`xxl_job_pending_triggers_taken_over_total{outcome="failed",stage="sending"} 0`,
+		`xxl_job_log_retention_deleted_total 0`,
 	} {
 		if !strings.Contains(out, want+"\n") {
 			t.Errorf("missing %s", want)
@@ -137,5 +138,15 @@ func TestCountersStartAtZero(t *testing.T) {
 	}
 	if strings.Contains(out, `result="misfired",trigger_type="MANUAL"`) {
 		t.Error("a series no event can have is exposed")
+	}
+	m.MonitorPass("fail", 1500*time.Millisecond)
+	m.MonitorPass("fail", 250*time.Millisecond)
+	m.RetentionDeleted(1000)
+	m.RetentionDeleted(7)
+	out = scrape(t, m)
+	for _, want := range []string{`xxl_job_monitor_pass_seconds{monitor="fail"} 0.25`, `xxl_job_log_retention_deleted_total 1007`} {
+		if !strings.Contains(out, want+"\n") {
+			t.Errorf("missing %s", want)
+		}
 	}
 }

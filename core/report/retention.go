@@ -39,6 +39,9 @@ func (r *Reporter) clean(ctx context.Context) (int, error) {
 		return 0, nil
 	}
 	before := clearBefore(r.now(), r.loc, r.retention)
+	if r.obs != nil {
+		defer func(start time.Time) { r.obs.MonitorPass("retention", time.Since(start)) }(time.Now())
+	}
 	bound, ok, err := r.store.LogClearBound(ctx, before)
 	if err != nil {
 		return 0, fmt.Errorf("log retention before %s: %w", before.Format(time.DateTime), err)
@@ -55,6 +58,9 @@ func (r *Reporter) clean(ctx context.Context) (int, error) {
 			return deleted, fmt.Errorf("log retention before %s: %w", before.Format(time.DateTime), err)
 		}
 		deleted += int(n)
+		if r.obs != nil && n > 0 {
+			r.obs.RetentionDeleted(int(n))
+		}
 		if len(ids) > 0 {
 			after = ids[len(ids)-1]
 		}

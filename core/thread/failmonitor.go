@@ -72,6 +72,8 @@ type FailMonitorConfig struct {
 	// transaction that writes its retry marker (trigger.Durable), so it is
 	// sent even if this admin stops before it did.
 	Durable *trigger.Durable
+	// Observer, when set, sees each pass's duration as monitor "fail".
+	Observer MonitorObserver
 	// SweepRows is how many settled rows below the watermark a pass reads
 	// again (0: 10,000; see logWatch): a success turned failure by hand is
 	// alarmed within rows / SweepRows passes.
@@ -134,7 +136,7 @@ func NewFailMonitor(cfg FailMonitorConfig) *FailMonitor {
 
 // Start runs a pass at once and then every interval.
 func (m *FailMonitor) Start(ctx context.Context) error {
-	return m.StartLoop(ctx, "fail monitor pass", m.log, m.cfg.Interval, 5*time.Minute, m.Pass, m.passDone)
+	return m.StartLoop(ctx, "fail monitor pass", m.log, m.cfg.Interval, 5*time.Minute, timed(m.cfg.Observer, "fail", m.Pass), m.passDone)
 }
 
 // Pass is one round: finish our pending claims, read the rows that may need

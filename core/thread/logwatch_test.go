@@ -184,3 +184,41 @@ func TestFailMonitorStartsFromUnsettled(t *testing.T) {
 		}
 	})
 }
+
+// passObserver signals each monitor pass it sees.
+type passObserver chan string
+
+func (o passObserver) MonitorPass(monitor string, _ time.Duration) {
+	select {
+	case o <- monitor:
+	default:
+	}
+}
+
+// TestMonitorPassObserved: a running fail or lost monitor reports each
+// pass's duration under its name (metrics' xxl_job_monitor_pass_seconds).
+func TestMonitorPassObserved(t *testing.T) {
+	s := storetest.SQLite(t)
+	texts := i18n.Load("en")
+	obs := make(passObserver, 1)
+	fail := NewFailMonitor(FailMonitorConfig{Store: s, Texts: texts, Trigger: &retryRecorder{}, Alarm: &alarmRecorder{}, Observer: obs})
+	c := NewCompleter(CompleterConfig{Store: s, Texts: texts, Trigger: &childRecorder{}})
+	lost := NewLostMonitor(LostMonitorConfig{Store: s, Completer: c, Texts: texts, Observer: obs})
+	for name, m := range map[string]interface {
+		Start(context.Context) error
+		Stop()
+	}{"fail": fail, "lost": lost} {
+		if err := m.Start(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case got := <-obs:
+			if got != name {
+				t.Errorf("pass observed as %q, want %q", got, name)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no %s pass observed", name)
+		}
+		m.Stop()
+	}
+}

@@ -50,6 +50,7 @@ type LostMonitor struct {
 	interval  time.Duration
 	log       zerolog.Logger
 	passDone  func()
+	observer  MonitorObserver
 
 	from   int64 // the watermark
 	passes int
@@ -63,6 +64,7 @@ type LostMonitorConfig struct {
 	Now       func() time.Time // nil: time.Now
 	Interval  time.Duration    // 0: Java's 60 s
 	Log       zerolog.Logger
+	Observer  MonitorObserver // sees each pass's duration as monitor "lost"; nil: none
 }
 
 // NewLostMonitor creates the monitor.
@@ -71,12 +73,12 @@ func NewLostMonitor(cfg LostMonitorConfig) *LostMonitor {
 		cfg.Interval = time.Minute
 	}
 	return &LostMonitor{store: cfg.Store, completer: cfg.Completer, texts: cfg.Texts, now: orNow(cfg.Now),
-		interval: cfg.Interval, log: cfg.Log.With().Str("component", "lost-monitor").Logger()}
+		interval: cfg.Interval, log: cfg.Log.With().Str("component", "lost-monitor").Logger(), observer: cfg.Observer}
 }
 
 // Start runs a pass at once and then every interval.
 func (m *LostMonitor) Start(ctx context.Context) error {
-	return m.StartLoop(ctx, "lost-job pass", m.log, m.interval, m.interval, m.Pass, m.passDone)
+	return m.StartLoop(ctx, "lost-job pass", m.log, m.interval, m.interval, timed(m.observer, "lost", m.Pass), m.passDone)
 }
 
 // Pass closes every lost log found now.
