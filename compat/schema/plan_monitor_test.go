@@ -136,6 +136,11 @@ func TestMonitorPlans(t *testing.T) {
 					{"lost", func() error { _, err := rs.LogFindLostIDsFrom(ctx, logs-50, now.Add(-10*time.Minute)); return err }},
 					{"lost watermark", func() error { _, _, err := rs.LogFirstRunningID(ctx, logs-50); return err }},
 					{"report", func() error { _, err := rs.LogCountsBetween(ctx, day, day.Add(24*time.Hour-time.Second)); return err }},
+					{"report tally", func() error {
+						_, err := rs.LogDayTally(ctx, day, day.Add(24*time.Hour-time.Second), logs+1)
+						return err
+					}},
+					{"report next id", func() error { _, err := rs.LogNextID(ctx); return err }},
 					{"retention bound", func() error { _, _, err := rs.LogClearBound(ctx, now.Add(-20*24*time.Hour)); return err }},
 					{"retention page", func() error {
 						_, err := rs.LogFindClearIDsAfter(ctx, 100, 2000, now.Add(-20*24*time.Hour), 1000)

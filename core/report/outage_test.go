@@ -25,11 +25,32 @@ type faultyStore struct {
 	selects atomic.Int32
 }
 
-func (f *faultyStore) LogCountsBetween(ctx context.Context, from, to time.Time) (schema.LogCounts, error) {
+func (f *faultyStore) LogDayTally(ctx context.Context, from, to time.Time, below int64) (schema.DayTally, error) {
 	if f.down.Load() {
-		return schema.LogCounts{}, errRefused
+		return schema.DayTally{}, errRefused
 	}
-	return f.Store.LogCountsBetween(ctx, from, to)
+	return f.Store.LogDayTally(ctx, from, to, below)
+}
+
+func (f *faultyStore) LogNextID(ctx context.Context) (int64, error) {
+	if f.down.Load() {
+		return 0, errRefused
+	}
+	return f.Store.LogNextID(ctx)
+}
+
+func (f *faultyStore) LogStatesFrom(ctx context.Context, from, below int64, size int) ([]schema.LogState, error) {
+	if f.down.Load() {
+		return nil, errRefused
+	}
+	return f.Store.LogStatesFrom(ctx, from, below, size)
+}
+
+func (f *faultyStore) LogStatesByID(ctx context.Context, ids []int64) ([]schema.LogState, error) {
+	if f.down.Load() {
+		return nil, errRefused
+	}
+	return f.Store.LogStatesByID(ctx, ids)
 }
 
 func (f *faultyStore) ReportUpdate(ctx context.Context, r schema.LogReport) (int64, error) {

@@ -60,6 +60,9 @@ type Reporter struct {
 	log       zerolog.Logger
 	obs       Observer
 
+	tallyMu sync.Mutex // one refresh at a time; guards tally
+	tally   tally
+
 	cleanMu   sync.Mutex // one cleanup at a time; guards lastClean
 	lastClean time.Time  // memory only: every start cleans once (scheduler.md §11)
 	noRest    bool       // no pause between batches (benchmark comparison)

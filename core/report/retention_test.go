@@ -97,8 +97,15 @@ type countingStore struct {
 	err     error
 }
 
-func (s *countingStore) LogCountsBetween(context.Context, time.Time, time.Time) (schema.LogCounts, error) {
-	return schema.LogCounts{}, s.err
+func (s *countingStore) LogDayTally(context.Context, time.Time, time.Time, int64) (schema.DayTally, error) {
+	return schema.DayTally{}, s.err
+}
+func (s *countingStore) LogNextID(context.Context) (int64, error) { return 1, s.err }
+func (s *countingStore) LogStatesFrom(context.Context, int64, int64, int) ([]schema.LogState, error) {
+	return nil, s.err
+}
+func (s *countingStore) LogStatesByID(context.Context, []int64) ([]schema.LogState, error) {
+	return nil, s.err
 }
 func (s *countingStore) ReportUpdate(context.Context, schema.LogReport) (int64, error) {
 	return 1, s.err
