@@ -45,6 +45,8 @@ type observers struct {
 	callbacks thread.CallbackObserver
 	registry  thread.RegistryObserver
 	sweep     thread.SweepObserver
+	monitors  thread.MonitorObserver
+	report    report.Observer
 	alarm     func(channel string, ok bool)
 }
 
@@ -52,7 +54,7 @@ func observersOf(m *metrics.Metrics) observers {
 	if m == nil {
 		return observers{}
 	}
-	return observers{trigger: m, schedule: m, callbacks: m, registry: m, sweep: m, alarm: m.Alarm}
+	return observers{trigger: m, schedule: m, callbacks: m, registry: m, sweep: m, monitors: m, report: m, alarm: m.Alarm}
 }
 
 // build creates every component from the configuration. Nothing starts here.
@@ -107,10 +109,14 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 	}
 	completer := thread.NewCompleter(thread.CompleterConfig{Store: store, Texts: texts, Trigger: pools, Now: now, Log: log,
 		Observer: obs.callbacks, Children: gen.children, Durable: durable, Hook: finishHook})
+	alarmer := alarm.New(alarm.Config{Mail: cfg.Mail, Alarm: cfg.Alarm, Observe: obs.alarm, Texts: texts, Log: log})
+	if m != nil {
+		m.AlarmChannels(alarmer.Channels())
+	}
 	failMonitor := thread.NewFailMonitor(thread.FailMonitorConfig{
 		Store: store, Texts: texts, Trigger: pools, Now: now, Log: log, RetryColor: gen.retryColor, Durable: durable,
-		Alarm:    alarm.New(alarm.Config{Mail: cfg.Mail, Alarm: cfg.Alarm, Observe: obs.alarm, Texts: texts, Log: log}),
-		Interval: opt.Tuning.FailInterval, StuckAfter: opt.Tuning.FailStuckAfter,
+		Alarm:    alarmer,
+		Interval: opt.Tuning.FailInterval, StuckAfter: opt.Tuning.FailStuckAfter, Observer: obs.monitors,
 	})
 	var door trigger.Submitter = pools
 	if opt.ScheduleDoor != nil {
@@ -190,9 +196,9 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 	}
 	components = append(components,
 		thread.NewLostMonitor(thread.LostMonitorConfig{Store: store, Completer: completer, Texts: texts, Now: now,
-			Interval: opt.Tuning.LostInterval, Log: log}),
+			Interval: opt.Tuning.LostInterval, Log: log, Observer: obs.monitors}),
 		report.New(report.Config{Store: store, Loc: time.Local, RetentionDays: cfg.LogRetentionDays,
-			Interval: opt.Tuning.ReportInterval, Now: now, Log: log}),
+			Interval: opt.Tuning.ReportInterval, Now: now, Log: log, Observer: obs.report}),
 		scheduler,
 	)
 	return parts{

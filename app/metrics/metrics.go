@@ -33,6 +33,8 @@ type Metrics struct {
 	executors *prometheus.GaugeVec
 	pending   prometheus.Gauge
 	swept     *prometheus.CounterVec
+	passes    *prometheus.GaugeVec
+	retention prometheus.Counter
 }
 
 // Build is what xxl_job_build_info reports.
@@ -66,11 +68,62 @@ func New(b Build) *Metrics {
 		swept: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Name: "pending_triggers_taken_over_total",
 			Help: "Pending triggers this admin took over after their holder left them, by the stage it left them at (decided, logged, sending) and what was done (submitted, sent, resent, received, stored, gone, failed, waiting)."},
 			[]string{"stage", "outcome"}),
+		passes: prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: ns, Name: "monitor_pass_seconds",
+			Help: "How long the last pass of each background monitor took (fail, lost, report, retention): what it costs the database, which should not grow with xxl_job_log."},
+			[]string{"monitor"}),
+		retention: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "log_retention_deleted_total",
+			Help: "Logs deleted by retention (xxl.job.logretentiondays)."}),
 	}
 	m.reg.MustRegister(m.triggers, m.lateness, m.lockWait, m.callbacks, m.alarms, m.executors, m.pending, m.swept,
+		m.passes, m.retention,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m.buildInfo(b)
+	m.zero()
 	return m
+}
+
+// zero creates every series whose labels are known before the first event
+// at 0, so that increase() and rate() in alert rules see the first failure
+// after a start, not only the second (issue 27).
+func (m *Metrics) zero() {
+	for _, typ := range []trigger.Type{trigger.TypeCron, trigger.TypeManual, trigger.TypeParent, trigger.TypeAPI,
+		trigger.TypeRetry, trigger.TypeMisfire} {
+		for _, r := range []string{trigger.ResultSuccess, trigger.ResultFail, trigger.ResultRejected} {
+			m.triggers.WithLabelValues(string(typ), r)
+		}
+	}
+	m.triggers.WithLabelValues(string(trigger.TypeCron), trigger.ResultMisfired)
+	for _, r := range []string{thread.CallbackFinished, thread.CallbackRepeated, thread.CallbackUnknown, thread.CallbackFailed} {
+		m.callbacks.WithLabelValues(r)
+	}
+	// The outcomes each stage can have (core/thread/sweeper.go).
+	for stage, outcomes := range map[int][]string{
+		schema.PendingDecided: {thread.SweepSubmitted, thread.SweepWaiting},
+		schema.PendingLogged:  {thread.SweepSent, thread.SweepStored, thread.SweepGone},
+		schema.PendingSending: {thread.SweepResent, thread.SweepReceived, thread.SweepStored, thread.SweepGone,
+			thread.SweepFailed, thread.SweepWaiting},
+	} {
+		for _, o := range outcomes {
+			m.swept.WithLabelValues(stageName(stage), o)
+		}
+	}
+}
+
+// MonitorPass implements thread.MonitorObserver and report.Observer.
+func (m *Metrics) MonitorPass(monitor string, took time.Duration) {
+	m.passes.WithLabelValues(monitor).Set(took.Seconds())
+}
+
+// RetentionDeleted implements report.Observer.
+func (m *Metrics) RetentionDeleted(n int) { m.retention.Add(float64(n)) }
+
+// AlarmChannels creates the alarm series of the configured channels at 0
+// (alarm.Alarmer.Channels), for the same reason as zero.
+func (m *Metrics) AlarmChannels(names []string) {
+	for _, n := range names {
+		m.alarms.WithLabelValues(n, "success")
+		m.alarms.WithLabelValues(n, "failure")
+	}
 }
 
 // Handler serves the registry in the Prometheus text format.

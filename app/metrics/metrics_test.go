@@ -113,3 +113,40 @@ func TestDatabaseUp(t *testing.T) {
 		t.Errorf("down: %s", out)
 	}
 }
+
+// TestCountersStartAtZero (issue 27): a fresh admin exposes its counters
+// with known labels at 0, so increase() sees the first event after a start.
+func TestCountersStartAtZero(t *testing.T) {
+	m := New(Build{})
+	m.AlarmChannels([]string{"email", "webhook"})
+	out := scrape(t, m)
+	for _, want := range []string{
+		`xxl_job_triggers_total{result="fail",trigger_type="CRON"} 0`,
+		`xxl_job_triggers_total{result="misfired",trigger_type="CRON"} 0`,
+		`xxl_job_triggers_total{result="rejected",trigger_type="RETRY"} 0`,
+		`xxl_job_triggers_total{result="success",trigger_type="API"} 0`,
+		`xxl_job_callback_items_total{result="failed"} 0`,
+		`xxl_job_alarms_total{channel="email",result="failure"} 0`,
+		`xxl_job_alarms_total{channel="webhook",result="success"} 0`,
+		`xxl_job_pending_triggers_taken_over_total{outcome="submitted",stage="decided"} 0`,
+		`xxl_job_pending_triggers_taken_over_total{outcome="failed",stage="sending"} 0`,
+		`xxl_job_log_retention_deleted_total 0`,
+	} {
+		if !strings.Contains(out, want+"\n") {
+			t.Errorf("missing %s", want)
+		}
+	}
+	if strings.Contains(out, `result="misfired",trigger_type="MANUAL"`) {
+		t.Error("a series no event can have is exposed")
+	}
+	m.MonitorPass("fail", 1500*time.Millisecond)
+	m.MonitorPass("fail", 250*time.Millisecond)
+	m.RetentionDeleted(1000)
+	m.RetentionDeleted(7)
+	out = scrape(t, m)
+	for _, want := range []string{`xxl_job_monitor_pass_seconds{monitor="fail"} 0.25`, `xxl_job_log_retention_deleted_total 1007`} {
+		if !strings.Contains(out, want+"\n") {
+			t.Errorf("missing %s", want)
+		}
+	}
+}

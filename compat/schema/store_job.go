@@ -138,6 +138,7 @@ func (s *Store) JobSave(ctx context.Context, j JobInfo) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("save job %q: %w", j.JobDesc, err)
 	}
+	s.noteJobWrite(int(id))
 	return int(id), nil
 }
 
@@ -198,6 +199,7 @@ func (s *Store) JobUpdate(ctx context.Context, j JobInfo) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("update job %d: %w", j.ID, err)
 	}
+	s.noteJobWrite(j.ID)
 	return n, nil
 }
 

@@ -92,6 +92,7 @@ func (s *Store) JobScheduleUpdate(ctx context.Context, j JobInfo) error {
 		Set("trigger_status", j.TriggerStatus).Where(sq.Eq{"id": j.ID})); err != nil {
 		return fmt.Errorf("schedule update of job %d: %w", j.ID, err)
 	}
+	s.noteJobWrite(j.ID)
 	return nil
 }
 
@@ -113,6 +114,9 @@ func (s *Store) JobScheduleUpdateBatch(ctx context.Context, jobs []JobInfo) erro
 		moves[i] = ScheduleMove{ID: j.ID, Status: j.TriggerStatus, Last: j.TriggerLastTime, Next: j.TriggerNextTime}
 	}
 	_, err := s.scheduleWrite(ctx, moves, false)
+	for _, j := range jobs {
+		s.noteJobWrite(j.ID)
+	}
 	return err
 }
 

@@ -18,18 +18,39 @@ import (
 var errRefused = errors.New("dial tcp 127.0.0.1:3306: connect: connection refused")
 
 // faultyStore wraps the real store and fails every call while down, as a
-// database outage does; it counts the cleanup selects that reached the DB.
+// database outage does; it counts the cleanups that reached the DB.
 type faultyStore struct {
 	Store
 	down    atomic.Bool
 	selects atomic.Int32
 }
 
-func (f *faultyStore) LogCountsBetween(ctx context.Context, from, to time.Time) (schema.LogCounts, error) {
+func (f *faultyStore) LogDayTally(ctx context.Context, from, to time.Time, below int64) (schema.DayTally, error) {
 	if f.down.Load() {
-		return schema.LogCounts{}, errRefused
+		return schema.DayTally{}, errRefused
 	}
-	return f.Store.LogCountsBetween(ctx, from, to)
+	return f.Store.LogDayTally(ctx, from, to, below)
+}
+
+func (f *faultyStore) LogNextID(ctx context.Context) (int64, error) {
+	if f.down.Load() {
+		return 0, errRefused
+	}
+	return f.Store.LogNextID(ctx)
+}
+
+func (f *faultyStore) LogStatesFrom(ctx context.Context, from, below int64, size int) ([]schema.LogState, error) {
+	if f.down.Load() {
+		return nil, errRefused
+	}
+	return f.Store.LogStatesFrom(ctx, from, below, size)
+}
+
+func (f *faultyStore) LogStatesByID(ctx context.Context, ids []int64) ([]schema.LogState, error) {
+	if f.down.Load() {
+		return nil, errRefused
+	}
+	return f.Store.LogStatesByID(ctx, ids)
 }
 
 func (f *faultyStore) ReportUpdate(ctx context.Context, r schema.LogReport) (int64, error) {
@@ -46,12 +67,19 @@ func (f *faultyStore) ReportSave(ctx context.Context, r schema.LogReport) error 
 	return f.Store.ReportSave(ctx, r)
 }
 
-func (f *faultyStore) LogFindClearIDs(ctx context.Context, c schema.ClearFilter, size int) ([]int64, error) {
+func (f *faultyStore) LogClearBound(ctx context.Context, before time.Time) (int64, bool, error) {
+	if f.down.Load() {
+		return 0, false, errRefused
+	}
+	f.selects.Add(1)
+	return f.Store.LogClearBound(ctx, before)
+}
+
+func (f *faultyStore) LogFindClearIDsAfter(ctx context.Context, after, bound int64, before time.Time, size int) ([]int64, error) {
 	if f.down.Load() {
 		return nil, errRefused
 	}
-	f.selects.Add(1)
-	return f.Store.LogFindClearIDs(ctx, c, size)
+	return f.Store.LogFindClearIDsAfter(ctx, after, bound, before, size)
 }
 
 func (f *faultyStore) LogClear(ctx context.Context, ids []int64) (int64, error) {

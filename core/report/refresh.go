@@ -3,6 +3,7 @@ package report
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 )
@@ -12,15 +13,23 @@ import (
 const reportDays = 3
 
 // RefreshNow recomputes the report rows of today and the two days before
-// from xxl_job_log (scheduler.md §11, schema.md §4.3 findLogReport, §4.5).
+// from xxl_job_log (scheduler.md §11, schema.md §4.3 findLogReport, §4.5),
+// through the tally: from the rows that changed since the last refresh,
+// and whole every recountEvery.
 func (r *Reporter) RefreshNow(ctx context.Context) error {
+	r.tallyMu.Lock()
+	defer r.tallyMu.Unlock()
 	now := r.now()
+	var froms, tos [reportDays]time.Time
 	for i := range reportDays {
-		from, to := dayRange(now, r.loc, i)
-		c, err := r.store.LogCountsBetween(ctx, from, to)
-		if err != nil {
-			return fmt.Errorf("refresh log report: %w", err)
-		}
+		froms[i], tos[i] = dayRange(now, r.loc, i)
+	}
+	if err := r.tally.update(ctx, r.store, now, froms, tos); err != nil {
+		return fmt.Errorf("refresh log report: %w", err)
+	}
+	for i := range reportDays {
+		from := froms[i]
+		c := r.tally.counts(i)
 		row := schema.LogReport{
 			TriggerDay:   &from,
 			RunningCount: c.Running,

@@ -36,6 +36,15 @@ type Config struct {
 	BatchSize     int              // logs per retention delete; 0 = DefaultBatchSize
 	Now           func() time.Time // clock; nil = time.Now
 	Log           zerolog.Logger
+	Observer      Observer // nil: none
+}
+
+// Observer sees the reporter's database work (metrics): each refresh's and
+// each cleanup's duration, as monitors "report" and "retention", and the
+// logs retention deleted.
+type Observer interface {
+	MonitorPass(monitor string, took time.Duration)
+	RetentionDeleted(n int)
 }
 
 // Reporter refreshes the log report and applies log retention, each in its
@@ -49,6 +58,10 @@ type Reporter struct {
 	batch     int
 	now       func() time.Time
 	log       zerolog.Logger
+	obs       Observer
+
+	tallyMu sync.Mutex // one refresh at a time; guards tally
+	tally   tally
 
 	cleanMu   sync.Mutex // one cleanup at a time; guards lastClean
 	lastClean time.Time  // memory only: every start cleans once (scheduler.md §11)
@@ -70,6 +83,7 @@ func New(cfg Config) *Reporter {
 		batch:     cfg.BatchSize,
 		now:       cfg.Now,
 		log:       cfg.Log.With().Str("component", "log-report").Logger(),
+		obs:       cfg.Observer,
 	}
 	if r.loc == nil {
 		r.loc = time.Local
@@ -98,7 +112,11 @@ func (r *Reporter) Start(ctx context.Context) error {
 	r.Go(func(ctx context.Context) {
 		o := lifecycle.Outage{What: "log report refresh", Log: r.log}
 		lifecycle.Loop(ctx, r.interval, max(r.interval, time.Minute), func(runCtx context.Context) {
+			start := time.Now()
 			err := r.RefreshNow(runCtx)
+			if r.obs != nil {
+				r.obs.MonitorPass("report", time.Since(start))
+			}
 			o.Observe(ctx, err)
 			r.passDone("refresh", err)
 		})

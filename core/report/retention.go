@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"time"
-
-	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 )
 
 // cleanIfDue runs the cleanup when more than 24 h passed since the last
@@ -33,17 +31,25 @@ func (r *Reporter) CleanNow(ctx context.Context) (int, error) {
 
 // clean deletes in batches of r.batch ids, each its own statement, so no
 // transaction holds row locks or SQLite's write lock for long and
-// concurrent triggers keep writing logs. Callers hold cleanMu.
+// concurrent triggers keep writing logs. The batches walk the primary key
+// from the oldest row up to LogClearBound, each select starting after the
+// last id deleted (issue 27 §2). Callers hold cleanMu.
 func (r *Reporter) clean(ctx context.Context) (int, error) {
 	if r.retention <= 0 {
 		return 0, nil
 	}
 	before := clearBefore(r.now(), r.loc, r.retention)
-	filter := schema.ClearFilter{Before: &before}
+	if r.obs != nil {
+		defer func(start time.Time) { r.obs.MonitorPass("retention", time.Since(start)) }(time.Now())
+	}
+	bound, ok, err := r.store.LogClearBound(ctx, before)
+	if err != nil {
+		return 0, fmt.Errorf("log retention before %s: %w", before.Format(time.DateTime), err)
+	}
 	deleted := 0
-	for {
+	for after := int64(0); ok; {
 		start := time.Now()
-		ids, err := r.store.LogFindClearIDs(ctx, filter, r.batch)
+		ids, err := r.store.LogFindClearIDsAfter(ctx, after, bound, before, r.batch)
 		if err != nil {
 			return deleted, fmt.Errorf("log retention before %s: %w", before.Format(time.DateTime), err)
 		}
@@ -52,6 +58,12 @@ func (r *Reporter) clean(ctx context.Context) (int, error) {
 			return deleted, fmt.Errorf("log retention before %s: %w", before.Format(time.DateTime), err)
 		}
 		deleted += int(n)
+		if r.obs != nil && n > 0 {
+			r.obs.RetentionDeleted(int(n))
+		}
+		if len(ids) > 0 {
+			after = ids[len(ids)-1]
+		}
 		if r.afterBatch != nil {
 			r.afterBatch(len(ids), time.Since(start))
 		}

@@ -64,7 +64,8 @@ func TestRetention(t *testing.T) {
 		}
 
 		var batches []int
-		r := New(Config{Store: b.store, Loc: loc, RetentionDays: 30, BatchSize: 3, Now: func() time.Time { return now }})
+		obs := &reportObserver{}
+		r := New(Config{Store: b.store, Loc: loc, RetentionDays: 30, BatchSize: 3, Now: func() time.Time { return now }, Observer: obs})
 		r.afterBatch = func(n int, _ time.Duration) { batches = append(batches, n) }
 		n, err := r.CleanNow(ctx)
 		if err != nil {
@@ -75,6 +76,9 @@ func TestRetention(t *testing.T) {
 		}
 		if !slices.Equal(batches, []int{3, 3, 2}) {
 			t.Errorf("batches %v, want [3 3 2]", batches)
+		}
+		if obs.deleted != len(old) || obs.passes["retention"] != 1 {
+			t.Errorf("observer saw %d deleted and passes %v, want %d and one retention pass", obs.deleted, obs.passes, len(old))
 		}
 		slices.Sort(kept)
 		if got := logIDs(t, b); !slices.Equal(got, kept) {
@@ -93,15 +97,25 @@ type countingStore struct {
 	err     error
 }
 
-func (s *countingStore) LogCountsBetween(context.Context, time.Time, time.Time) (schema.LogCounts, error) {
-	return schema.LogCounts{}, s.err
+func (s *countingStore) LogDayTally(context.Context, time.Time, time.Time, int64) (schema.DayTally, error) {
+	return schema.DayTally{}, s.err
+}
+func (s *countingStore) LogNextID(context.Context) (int64, error) { return 1, s.err }
+func (s *countingStore) LogStatesFrom(context.Context, int64, int64, int) ([]schema.LogState, error) {
+	return nil, s.err
+}
+func (s *countingStore) LogStatesByID(context.Context, []int64) ([]schema.LogState, error) {
+	return nil, s.err
 }
 func (s *countingStore) ReportUpdate(context.Context, schema.LogReport) (int64, error) {
 	return 1, s.err
 }
 func (s *countingStore) ReportSave(context.Context, schema.LogReport) error { return s.err }
-func (s *countingStore) LogFindClearIDs(context.Context, schema.ClearFilter, int) ([]int64, error) {
+func (s *countingStore) LogClearBound(context.Context, time.Time) (int64, bool, error) {
 	s.selects++
+	return 0, false, s.err
+}
+func (s *countingStore) LogFindClearIDsAfter(context.Context, int64, int64, time.Time, int) ([]int64, error) {
 	return nil, s.err
 }
 func (s *countingStore) LogClear(context.Context, []int64) (int64, error) { return 0, s.err }
@@ -143,3 +157,18 @@ func TestCleanIfDue(t *testing.T) {
 		}
 	}
 }
+
+// reportObserver records what the reporter reports to metrics.
+type reportObserver struct {
+	deleted int
+	passes  map[string]int
+}
+
+func (o *reportObserver) MonitorPass(monitor string, _ time.Duration) {
+	if o.passes == nil {
+		o.passes = map[string]int{}
+	}
+	o.passes[monitor]++
+}
+
+func (o *reportObserver) RetentionDeleted(n int) { o.deleted += n }

@@ -62,10 +62,22 @@ func TestCluster(t *testing.T) {
 	if v, err := strconv.Atoi(os.Getenv(clusterSecondsEnv)); err == nil && v > 0 {
 		run = time.Duration(v) * time.Second
 	}
-	forEachServer(t, false, func(t *testing.T, open opener) { testCluster(t, open, run) })
+	forEachServer(t, false, func(t *testing.T, open opener) { testCluster(t, open, run, 0) })
 }
 
-func testCluster(t *testing.T, open opener, run time.Duration) {
+// TestClusterIndexed is TestCluster with every admin's rounds going through
+// the due index (issue 27 §3), for 8 s: each admin's index learns the
+// others' moves only by its reads by key, and a restarted admin rebuilds it.
+func TestClusterIndexed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real-clock test")
+	}
+	forEachServer(t, false, func(t *testing.T, open opener) { testCluster(t, open, 8*time.Second, 1) })
+}
+
+// testCluster runs the cluster test; indexMin is the admins' IndexMinJobs
+// (0: the default, which these 300 jobs stay below).
+func testCluster(t *testing.T, open opener, run time.Duration, indexMin int) {
 	const jobs = 300
 	log := &clusterLog{decided: map[entry][]int{}, fired: map[entry][]int{}, lost: map[entry]bool{}}
 
@@ -86,6 +98,7 @@ func testCluster(t *testing.T, open opener, run time.Duration) {
 
 	start := func(admin int) *Scheduler {
 		s := newScheduler(t, open(t), &recorder{}, clock.System{})
+		s.index = newDueIndex(indexMin, 0)
 		s.observe = log.observer(admin)
 		if err := s.Start(context.Background()); err != nil {
 			t.Fatal(err)

@@ -104,6 +104,10 @@ func (s *Scheduler) round(ctx context.Context) (int, error) {
 	var acts []action
 	var read, skipped int
 	reachedCommit := false
+	if err := s.index.prepare(ctx, s.cfg.Store, s.cfg.Clock.Now()); err != nil {
+		return 0, fmt.Errorf("schedule round: %w", err)
+	}
+	var moves []schema.ScheduleMove
 	asked := time.Now()
 	err := s.cfg.Store.WithScheduleLock(ctx, func(tx *schema.Store) error {
 		if s.cfg.Observer != nil {
@@ -111,12 +115,19 @@ func (s *Scheduler) round(ctx context.Context) (int, error) {
 		}
 		acts, read, skipped, reachedCommit = acts[:0], 0, 0, false
 		nowMs := s.cfg.Clock.Now().UnixMilli()
-		jobs, err := tx.JobScheduleQuery(ctx, nowMs+preReadMs, s.cfg.PreReadCount)
+		var jobs []schema.JobInfo
+		var err error
+		if s.index.on {
+			jobs, err = s.index.read(ctx, tx, nowMs+preReadMs, s.cfg.PreReadCount)
+		} else {
+			tx.JobWritesTaken() // Java's scan reads them anyway
+			jobs, err = tx.JobScheduleQuery(ctx, nowMs+preReadMs, s.cfg.PreReadCount)
+		}
 		if err != nil {
 			return err
 		}
 		read = len(jobs)
-		moves := make([]schema.ScheduleMove, len(jobs))
+		moves = make([]schema.ScheduleMove, len(jobs))
 		for i := range jobs {
 			j := &jobs[i]
 			from := j.TriggerNextTime
@@ -148,6 +159,9 @@ func (s *Scheduler) round(ctx context.Context) (int, error) {
 			s.logPlanned(s.cfg.Log.Debug(), acts).Msg("schedule round commit failed; its fires are dropped")
 		}
 		return 0, fmt.Errorf("schedule round: %w", err)
+	}
+	if s.index.on {
+		s.index.moved(moves)
 	}
 	if len(acts) > 0 {
 		s.logPlanned(s.cfg.Log.Debug(), acts).Int("jobs", read).Msg("schedule round committed")

@@ -34,6 +34,12 @@ type Config struct {
 	// Observer sees each fire's lateness, each round's wait for the
 	// schedule lock and its skipped misfires (metrics); nil means none.
 	Observer Observer
+	// IndexMinJobs is the highest job id from which rounds find due jobs
+	// through the due index instead of Java's scan (0: DefaultIndexMinJobs,
+	// negative: never); IndexRefresh how often the index is read whole (0:
+	// DefaultIndexRefresh). See dueIndex.
+	IndexMinJobs int
+	IndexRefresh time.Duration
 }
 
 // Observer is what metrics see of the schedule.
@@ -64,6 +70,7 @@ type Scheduler struct {
 	cfg     Config
 	planner planner
 	ring    ring
+	index   *dueIndex // the loop's only
 
 	mu          sync.Mutex
 	stopLoop    context.CancelFunc // ends the loop between rounds
@@ -96,7 +103,7 @@ func New(cfg Config) (*Scheduler, error) {
 		cfg.Clock = clock.System{}
 	}
 	cfg.Log = cfg.Log.With().Str("component", "schedule").Logger()
-	return &Scheduler{cfg: cfg, planner: planner{loc: cfg.Loc, zones: new(cron.Zones), fixRate: cfg.FixRate, clock: cfg.Clock, log: cfg.Log}}, nil
+	return &Scheduler{cfg: cfg, index: newDueIndex(cfg.IndexMinJobs, cfg.IndexRefresh), planner: planner{loc: cfg.Loc, zones: new(cron.Zones), fixRate: cfg.FixRate, clock: cfg.Clock, log: cfg.Log}}, nil
 }
 
 // Start launches the loop and the ring ticker.

@@ -39,8 +39,7 @@ type Alarmer interface {
 
 // failStore is the part of the store the fail monitor needs.
 type failStore interface {
-	LogFindFailIDs(ctx context.Context, size int) ([]int64, error)
-	LogFindAlarmClaims(ctx context.Context, statuses []int, size int) ([]schema.AlarmClaim, error)
+	watchStore
 	LogUpdateAlarmStatus(ctx context.Context, id int64, old, new int) (bool, error)
 	LogLoad(ctx context.Context, id int64) (schema.JobLog, error)
 	LogUpdateTriggerInfo(ctx context.Context, l schema.JobLog) error
@@ -73,6 +72,12 @@ type FailMonitorConfig struct {
 	// transaction that writes its retry marker (trigger.Durable), so it is
 	// sent even if this admin stops before it did.
 	Durable *trigger.Durable
+	// Observer, when set, sees each pass's duration as monitor "fail".
+	Observer MonitorObserver
+	// SweepRows is how many settled rows below the watermark a pass reads
+	// again (0: 10,000; see logWatch): a success turned failure by hand is
+	// alarmed within rows / SweepRows passes.
+	SweepRows int
 }
 
 // The retry marker's colour: JobFailMonitorHelper.java 2.4.2 line 56 and
@@ -94,6 +99,8 @@ type FailMonitor struct {
 	lifecycle.Base
 	cfg FailMonitorConfig
 	log zerolog.Logger
+
+	watch *logWatch
 
 	mu       sync.Mutex
 	pending  map[int64][2]int    // our claims whose final CAS failed: id → {old, new}
@@ -123,32 +130,43 @@ func NewFailMonitor(cfg FailMonitorConfig) *FailMonitor {
 	}
 	cfg.Now = orNow(cfg.Now)
 	return &FailMonitor{cfg: cfg, log: cfg.Log.With().Str("component", "fail-monitor").Logger(),
+		watch:   newLogWatch(cfg.Store, cfg.Now, cfg.SweepRows),
 		pending: map[int64][2]int{}, seen: map[int64]claimSeen{}}
 }
 
 // Start runs a pass at once and then every interval.
 func (m *FailMonitor) Start(ctx context.Context) error {
-	return m.StartLoop(ctx, "fail monitor pass", m.log, m.cfg.Interval, 5*time.Minute, m.Pass, m.passDone)
+	return m.StartLoop(ctx, "fail monitor pass", m.log, m.cfg.Interval, 5*time.Minute, timed(m.cfg.Observer, "fail", m.Pass), m.passDone)
 }
 
-// Pass is one round: finish our pending claims, take back stuck ones (every
-// ReclaimEvery-th pass), then claim, retry and alarm new failures.
+// Pass is one round: finish our pending claims, read the rows that may need
+// the monitor (logWatch: the rows that changed, not the table), take back
+// stuck claims among them (every ReclaimEvery-th pass), then claim, retry
+// and alarm the failed ones not yet alarmed, at most Batch, oldest first.
 func (m *FailMonitor) Pass(ctx context.Context) error {
 	if err := m.finishPending(ctx); err != nil {
 		return err
 	}
-	m.passes++
-	if (m.passes-1)%m.cfg.ReclaimEvery == 0 {
-		if err := m.reclaimStuck(ctx); err != nil {
-			return err
-		}
-	}
-	ids, err := m.cfg.Store.LogFindFailIDs(ctx, m.cfg.Batch)
+	states, err := m.watch.states(ctx)
 	if err != nil {
 		return err
 	}
-	for _, id := range ids {
-		if err := m.handle(ctx, id); err != nil {
+	m.passes++
+	if (m.passes-1)%m.cfg.ReclaimEvery == 0 {
+		if err := m.reclaimStuck(ctx, states); err != nil {
+			return err
+		}
+	}
+	handled := 0
+	for _, l := range states {
+		if !l.Failed() || l.AlarmStatus != AlarmNone {
+			continue
+		}
+		if handled == m.cfg.Batch {
+			break // the rest stay open: the next pass reads them again
+		}
+		handled++
+		if err := m.handle(ctx, l.ID); err != nil {
 			return err
 		}
 	}
@@ -286,17 +304,20 @@ func (m *FailMonitor) finishPending(ctx context.Context) error {
 	return nil
 }
 
-// reclaimStuck takes back rows left claimed by a process that died.
-func (m *FailMonitor) reclaimStuck(ctx context.Context) error {
-	claims, err := m.cfg.Store.LogFindAlarmClaims(ctx, []int{AlarmClaimed, AlarmSending}, m.cfg.Batch)
-	if err != nil {
-		return err
-	}
+// reclaimStuck takes back rows left claimed by a process that died, among
+// the states just read (claimed rows stay open, so the watch reads each of
+// them every pass). A row taken back to 0 is set so in states, to be
+// processed in the same pass.
+func (m *FailMonitor) reclaimStuck(ctx context.Context, states []schema.LogState) error {
 	now := m.cfg.Now()
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	current := make(map[int64]claimSeen, len(claims))
-	for _, c := range claims {
+	current := map[int64]claimSeen{}
+	for i := range states {
+		c := &states[i]
+		if !c.Failed() || (c.AlarmStatus != AlarmClaimed && c.AlarmStatus != AlarmSending) {
+			continue
+		}
 		if _, ours := m.pending[c.ID]; ours {
 			continue
 		}
@@ -313,8 +334,12 @@ func (m *FailMonitor) reclaimStuck(ctx context.Context) error {
 		if c.AlarmStatus == AlarmSending {
 			next = AlarmFailed // the alarm may or may not have gone out: never send twice
 		}
-		if _, err := m.cfg.Store.LogUpdateAlarmStatus(ctx, c.ID, c.AlarmStatus, next); err != nil {
+		won, err := m.cfg.Store.LogUpdateAlarmStatus(ctx, c.ID, c.AlarmStatus, next)
+		if err != nil {
 			return err
+		}
+		if won {
+			c.AlarmStatus = next
 		}
 		m.log.Warn().Int64("log_id", c.ID).Int("from", c.AlarmStatus).Int("to", next).Msg("took back an alarm claim left by a stopped admin")
 	}

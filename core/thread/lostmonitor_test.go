@@ -55,3 +55,58 @@ func TestLostMonitor(t *testing.T) {
 		}
 	})
 }
+
+// TestLostMonitorWatermark (issue 27): after a pass the monitor reads from
+// the oldest row still running, not the first row; a row running on a live
+// executor holds the watermark until its executor goes, and is then closed;
+// a row written after the pass is closed once it is old enough.
+func TestLostMonitorWatermark(t *testing.T) {
+	storetest.ForEach(t, func(t *testing.T, s *schema.Store) {
+		ctx := context.Background()
+		now := time.Now().Truncate(time.Second)
+		old := now.Add(-time.Hour)
+		for range 20 {
+			logRow(t, s, old, 200, 200)
+		}
+		alive := logRow(t, s, old, 200, 0) // on http://e:9999/, registered below
+		for range 20 {
+			logRow(t, s, old, 500, 0)
+		}
+		if err := s.RegistrySave(ctx, "EXECUTOR", "app", "http://e:9999/", now); err != nil {
+			t.Fatal(err)
+		}
+		clock := now
+		texts := i18n.Load("en")
+		c := NewCompleter(CompleterConfig{Store: s, Texts: texts, Trigger: &childRecorder{}, Now: func() time.Time { return clock }, Log: zerolog.Nop()})
+		m := NewLostMonitor(LostMonitorConfig{Store: s, Completer: c, Texts: texts, Now: func() time.Time { return clock }, Log: zerolog.Nop()})
+		pass := func() {
+			t.Helper()
+			if err := m.Pass(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		pass()
+		if m.from != alive {
+			t.Fatalf("watermark %d, want the running row %d", m.from, alive)
+		}
+		if _, err := s.RegistryDelete(ctx, "EXECUTOR", "app", "http://e:9999/"); err != nil {
+			t.Fatal(err)
+		}
+		fresh := logRow(t, s, now, 200, 0)
+		pass()
+		if l, _ := s.LogLoad(ctx, alive); l.HandleCode != 500 {
+			t.Fatalf("row on the executor gone: handle code %d", l.HandleCode)
+		}
+		if m.from != fresh {
+			t.Fatalf("watermark %d, want the fresh row %d", m.from, fresh)
+		}
+		clock = now.Add(11 * time.Minute)
+		pass()
+		if l, _ := s.LogLoad(ctx, fresh); l.HandleCode != 500 {
+			t.Fatalf("fresh row: handle code %d", l.HandleCode)
+		}
+		if last := logRow(t, s, old, 200, 200); m.from != last {
+			t.Fatalf("watermark %d, want past every row (%d)", m.from, last)
+		}
+	})
+}

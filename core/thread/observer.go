@@ -1,5 +1,10 @@
 package thread
 
+import (
+	"context"
+	"time"
+)
+
 // Callback item results as metrics count them.
 const (
 	CallbackFinished = "finished" // the result was stored
@@ -24,4 +29,24 @@ type GroupExecutors struct {
 // each monitor pass (metrics).
 type RegistryObserver interface {
 	Executors(groups []GroupExecutors)
+}
+
+// MonitorObserver sees how long each pass of a monitor took (metrics): the
+// database cost of background work, which should follow the rows that
+// change rather than the size of xxl_job_log (issue 27).
+type MonitorObserver interface {
+	MonitorPass(monitor string, took time.Duration)
+}
+
+// timed wraps a pass so that obs sees its duration (obs may be nil).
+func timed(obs MonitorObserver, monitor string, pass func(context.Context) error) func(context.Context) error {
+	if obs == nil {
+		return pass
+	}
+	return func(ctx context.Context) error {
+		start := time.Now()
+		err := pass(ctx)
+		obs.MonitorPass(monitor, time.Since(start))
+		return err
+	}
 }
