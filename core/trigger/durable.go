@@ -309,26 +309,17 @@ func (f *Flow) storeResults(ctx context.Context, outs []outcome, rows []schema.J
 		return outs, f.store.LogTriggerResultMany(ctx, rows)
 	}
 	var kept []outcome
-	err := f.store.WithTx(ctx, func(tx *schema.Store) error {
-		held, err := tx.PendingHeld(ctx, claims, schema.PendingLogged, schema.PendingSending)
-		if err != nil {
-			return err
+	// A deadlock here is real: a callback's transaction (a workflow node's
+	// result, a child decided) locks the same log and pending rows in its
+	// own order. The loser changed nothing, and the transaction is
+	// idempotent (it re-reads which claims still hold), so it is redone a
+	// few times before the rows are left to the sweeper.
+	var err error
+	for attempt := 0; attempt < resultConflictTries; attempt++ {
+		if err = f.storeResultsTx(ctx, outs, rows, claims, &kept); !schema.IsConflict(err) {
+			break
 		}
-		kept = kept[:0]
-		keptRows := make([]schema.JobLog, 0, len(rows))
-		ids := make([]int64, 0, len(held))
-		for i, o := range outs {
-			if o.pending == 0 {
-				kept, keptRows = append(kept, o), append(keptRows, rows[i])
-			} else if p, ok := held[o.pending]; ok {
-				kept, keptRows, ids = append(kept, o), append(keptRows, rows[i]), append(ids, p.ID)
-			}
-		}
-		if err := tx.LogTriggerResultMany(ctx, keptRows); err != nil {
-			return err
-		}
-		return tx.PendingDelete(ctx, ids)
-	})
+	}
 	if err != nil {
 		return nil, fmt.Errorf("store %d trigger results: %w", len(rows), err)
 	}
@@ -336,6 +327,35 @@ func (f *Flow) storeResults(ctx context.Context, outs []outcome, rows []schema.J
 		f.log.Info().Int("count", n).Msg("trigger results not stored: their pending rows were taken over by another admin, which stores them")
 	}
 	return kept, nil
+}
+
+// resultConflictTries bounds storeResults' attempts when its transaction
+// loses to a concurrent writer of the same rows.
+const resultConflictTries = 4
+
+// storeResultsTx is one attempt of storeResults' transaction; kept gets
+// the outcomes whose results it wrote.
+func (f *Flow) storeResultsTx(ctx context.Context, outs []outcome, rows []schema.JobLog, claims []int64, kept *[]outcome) error {
+	return f.store.WithTx(ctx, func(tx *schema.Store) error {
+		held, err := tx.PendingHeld(ctx, claims, schema.PendingLogged, schema.PendingSending)
+		if err != nil {
+			return err
+		}
+		*kept = (*kept)[:0]
+		keptRows := make([]schema.JobLog, 0, len(rows))
+		ids := make([]int64, 0, len(held))
+		for i, o := range outs {
+			if o.pending == 0 {
+				*kept, keptRows = append(*kept, o), append(keptRows, rows[i])
+			} else if p, ok := held[o.pending]; ok {
+				*kept, keptRows, ids = append(*kept, o), append(keptRows, rows[i]), append(ids, p.ID)
+			}
+		}
+		if err := tx.LogTriggerResultMany(ctx, keptRows); err != nil {
+			return err
+		}
+		return tx.PendingDelete(ctx, ids)
+	})
 }
 
 // The default leases of durable triggers: a decided or prepared trigger
