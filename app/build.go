@@ -174,6 +174,16 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 		// that stopped left, and stops before the pools drain.
 		components = append(components, thread.NewSweeper(thread.SweeperConfig{Store: store, Flow: flow, Trigger: pools,
 			Executor: client, Durable: durable, Interval: opt.Tuning.SweepInterval, Log: log, Observer: obs.sweep}))
+		// It settles the log rows admins left without a result once no
+		// live admin's trigger can still be in flight; a row it sends
+		// again is a pending trigger, which needs the table.
+		settleAfter := cfg.Durable.SettleAfter
+		if settleAfter <= 0 {
+			settleAfter = trigger.InFlightBound(callLimit)
+		}
+		components = append(components, thread.NewSettler(thread.SettlerConfig{Store: store, Trigger: pools,
+			Executor: client, Durable: durable, Texts: texts, After: settleAfter, Loc: time.Local, FixRate: gen.fixRate,
+			Now: now, Log: log}))
 	}
 	components = append(components,
 		thread.NewLostMonitor(thread.LostMonitorConfig{Store: store, Completer: completer, Texts: texts, Now: now,
