@@ -329,3 +329,71 @@ func TestSettlersRace(t *testing.T) {
 		}
 	})
 }
+
+// TestSettlerLoop: started, the settler settles at once and then every
+// interval until it is stopped.
+func TestSettlerLoop(t *testing.T) {
+	s := storetest.SQLite(t)
+	r := newSettleRig(t, s)
+	w := r.settler("admin-b")
+	w.cfg.Interval = time.Millisecond
+	done := make(chan struct{}, 1)
+	w.passDone = func() {
+		select {
+		case done <- struct{}{}:
+		default:
+		}
+	}
+	row := r.orphan(r.job(testfactory.JobOpts{}), 2*settleGrace)
+	if err := w.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	<-done // the first pass
+	<-done // one that began after it: the row is settled by now
+	if l := r.log(row.ID); l.TriggerCode == 0 {
+		t.Fatalf("row %+v not settled by the running settler", l)
+	}
+	w.Stop()
+	r.idle()
+}
+
+// TestPlannedFire tells planned fires from other triggers by trigger time.
+func TestPlannedFire(t *testing.T) {
+	w := NewSettler(SettlerConfig{Loc: time.UTC})
+	at := func(s string) time.Time {
+		v, err := time.Parse("2006-01-02 15:04:05.000", s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	next := at("2026-11-28 10:00:00.000").UnixMilli()
+	cases := []struct {
+		name, typ, conf, zone string
+		next                  int64
+		at                    string
+		want                  bool
+	}{
+		{"cron on its second", "CRON", "0 0 10 * * ?", "", 0, "2026-11-28 10:00:00.000", true},
+		{"cron, left late", "CRON", "0 0 10 * * ?", "", 0, "2026-11-28 10:00:04.200", true},
+		{"cron, past the misfire bound", "CRON", "0 0 10 * * ?", "", 0, "2026-11-28 10:00:05.500", false},
+		{"cron, before its second", "CRON", "0 0 10 * * ?", "", 0, "2026-11-28 09:59:59.000", false},
+		{"cron in the job's zone", "CRON", "0 0 18 * * ?", "Asia/Shanghai", 0, "2026-11-28 10:00:01.000", true},
+		{"cron in the admin's zone", "CRON", "0 0 18 * * ?", "", 0, "2026-11-28 10:00:01.000", false},
+		{"fix rate on its chain", "FIX_RATE", "60", "", next, "2026-11-28 09:57:00.300", true},
+		{"fix rate off its chain", "FIX_RATE", "60", "", next, "2026-11-28 09:57:30.000", false},
+		{"fix rate without a chain", "FIX_RATE", "60", "", 0, "2026-11-28 09:57:00.000", false},
+		{"fix rate of a few seconds", "FIX_RATE", "3", "", 0, "2026-11-28 09:57:01.000", true},
+		{"no schedule", "NONE", "", "", 0, "2026-11-28 10:00:00.000", false},
+	}
+	for _, c := range cases {
+		j := schema.JobInfo{ScheduleType: c.typ, ScheduleConf: &c.conf, TriggerNextTime: c.next}
+		if c.zone != "" {
+			j.ScheduleTimezone = &c.zone
+		}
+		if got := w.plannedFire(j, at(c.at)); got != c.want {
+			t.Errorf("%s: plannedFire = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
