@@ -44,6 +44,7 @@ type observers struct {
 	callbacks thread.CallbackObserver
 	registry  thread.RegistryObserver
 	sweep     thread.SweepObserver
+	settle    thread.SettleObserver
 	alarm     func(channel string, ok bool)
 }
 
@@ -51,7 +52,7 @@ func observersOf(m *metrics.Metrics) observers {
 	if m == nil {
 		return observers{}
 	}
-	return observers{trigger: m, schedule: m, callbacks: m, registry: m, sweep: m, alarm: m.Alarm}
+	return observers{trigger: m, schedule: m, callbacks: m, registry: m, sweep: m, settle: m, alarm: m.Alarm}
 }
 
 // build creates every component from the configuration. Nothing starts here.
@@ -183,7 +184,7 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 		}
 		components = append(components, thread.NewSettler(thread.SettlerConfig{Store: store, Trigger: pools,
 			Executor: client, Durable: durable, Texts: texts, After: settleAfter, Loc: time.Local, FixRate: gen.fixRate,
-			Now: now, Log: log}))
+			Now: now, Log: log, Observer: obs.settle}))
 	}
 	components = append(components,
 		thread.NewLostMonitor(thread.LostMonitorConfig{Store: store, Completer: completer, Texts: texts, Now: now,

@@ -33,6 +33,7 @@ type Metrics struct {
 	executors *prometheus.GaugeVec
 	pending   prometheus.Gauge
 	swept     *prometheus.CounterVec
+	settled   *prometheus.CounterVec
 }
 
 // Build is what xxl_job_build_info reports.
@@ -66,8 +67,11 @@ func New(b Build) *Metrics {
 		swept: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Name: "pending_triggers_taken_over_total",
 			Help: "Pending triggers this admin took over after their holder left them, by the stage it left them at (decided, logged, sending) and what was done (submitted, sent, resent, received, stored, gone, failed, waiting)."},
 			[]string{"stage", "outcome"}),
+		settled: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Name: "log_rows_settled_total",
+			Help: "Log rows an admin left without a result that this admin settled, by outcome (recognised, resent, dropped, failed, gone)."},
+			[]string{"outcome"}),
 	}
-	m.reg.MustRegister(m.triggers, m.lateness, m.lockWait, m.callbacks, m.alarms, m.executors, m.pending, m.swept,
+	m.reg.MustRegister(m.triggers, m.lateness, m.lockWait, m.callbacks, m.alarms, m.executors, m.pending, m.swept, m.settled,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m.buildInfo(b)
 	return m
@@ -117,6 +121,9 @@ func (m *Metrics) PendingTriggers(n int) { m.pending.Set(float64(n)) }
 func (m *Metrics) PendingSwept(stage int, outcome string) {
 	m.swept.WithLabelValues(stageName(stage), outcome).Inc()
 }
+
+// Settled implements thread.SettleObserver.
+func (m *Metrics) Settled(outcome string) { m.settled.WithLabelValues(outcome).Inc() }
 
 // stageName is the label of a pending trigger's stage.
 func stageName(stage int) string {

@@ -87,5 +87,8 @@ func (w *Settler) store(ctx context.Context, l schema.JobLog, outcome string, p 
 	w.log.Warn().Int64("log_id", l.ID).Int("job_id", l.JobID).Str("outcome", outcome).
 		Str("executor_address", deref(l.ExecutorAddress)).
 		Msg("settled a log row an admin left without a result")
+	if w.cfg.Observer != nil {
+		w.cfg.Observer.Settled(outcome)
+	}
 	return true, nil
 }

@@ -25,6 +25,12 @@ const (
 	SettleWaiting    = "waiting"    // an executor is silent or busy with the job: asked again at a later pass
 )
 
+// SettleObserver sees what settlements do (metrics).
+type SettleObserver interface {
+	// Settled counts one row settled by this admin, with its outcome.
+	Settled(outcome string)
+}
+
 // SettleExecutor asks an executor about a run (*api.Client).
 type SettleExecutor interface {
 	Log(ctx context.Context, address string, p api.LogParam) api.ReturnT[api.LogResult]
@@ -54,10 +60,11 @@ type SettlerConfig struct {
 	Batch    int
 	// Loc is the zone of CRON jobs without their own (nil: time.Local);
 	// FixRate the generation's FIX_RATE rule.
-	Loc     *time.Location
-	FixRate cron.FixRate
-	Now     func() time.Time // nil: time.Now
-	Log     zerolog.Logger
+	Loc      *time.Location
+	FixRate  cron.FixRate
+	Now      func() time.Time // nil: time.Now
+	Log      zerolog.Logger
+	Observer SettleObserver
 }
 
 // Settler settles the log rows that admins left without a result: a
