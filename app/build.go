@@ -47,6 +47,7 @@ type observers struct {
 	sweep     thread.SweepObserver
 	monitors  thread.MonitorObserver
 	report    report.Observer
+	settle    thread.SettleObserver
 	alarm     func(channel string, ok bool)
 }
 
@@ -54,7 +55,7 @@ func observersOf(m *metrics.Metrics) observers {
 	if m == nil {
 		return observers{}
 	}
-	return observers{trigger: m, schedule: m, callbacks: m, registry: m, sweep: m, monitors: m, report: m, alarm: m.Alarm}
+	return observers{trigger: m, schedule: m, callbacks: m, registry: m, sweep: m, monitors: m, report: m, settle: m, alarm: m.Alarm}
 }
 
 // build creates every component from the configuration. Nothing starts here.
@@ -189,6 +190,16 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 		// that stopped left, and stops before the pools drain.
 		components = append(components, thread.NewSweeper(thread.SweeperConfig{Store: store, Flow: flow, Trigger: pools,
 			Executor: client, Durable: durable, Interval: opt.Tuning.SweepInterval, Log: log, Observer: obs.sweep}))
+		// It settles the log rows admins left without a result once no
+		// live admin's trigger can still be in flight; a row it sends
+		// again is a pending trigger, which needs the table.
+		settleAfter := cfg.Durable.SettleAfter
+		if settleAfter <= 0 {
+			settleAfter = trigger.InFlightBound(callLimit)
+		}
+		components = append(components, thread.NewSettler(thread.SettlerConfig{Store: store, Trigger: pools,
+			Executor: client, Durable: durable, Texts: texts, After: settleAfter, Loc: time.Local, FixRate: gen.fixRate,
+			Now: now, Log: log, Observer: obs.settle}))
 	}
 	if engine != nil {
 		// After the sweeper: its pass and schedule submit through the pools.

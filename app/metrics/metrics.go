@@ -35,6 +35,7 @@ type Metrics struct {
 	swept     *prometheus.CounterVec
 	passes    *prometheus.GaugeVec
 	retention prometheus.Counter
+	settled   *prometheus.CounterVec
 }
 
 // Build is what xxl_job_build_info reports.
@@ -73,9 +74,12 @@ func New(b Build) *Metrics {
 			[]string{"monitor"}),
 		retention: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "log_retention_deleted_total",
 			Help: "Logs deleted by retention (xxl.job.logretentiondays)."}),
+		settled: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Name: "log_rows_settled_total",
+			Help: "Log rows an admin left without a result that this admin settled, by outcome (recognised, resent, dropped, failed, gone)."},
+			[]string{"outcome"}),
 	}
 	m.reg.MustRegister(m.triggers, m.lateness, m.lockWait, m.callbacks, m.alarms, m.executors, m.pending, m.swept,
-		m.passes, m.retention,
+		m.passes, m.retention, m.settled,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m.buildInfo(b)
 	m.zero()
@@ -95,6 +99,10 @@ func (m *Metrics) zero() {
 	m.triggers.WithLabelValues(string(trigger.TypeCron), trigger.ResultMisfired)
 	for _, r := range []string{thread.CallbackFinished, thread.CallbackRepeated, thread.CallbackUnknown, thread.CallbackFailed} {
 		m.callbacks.WithLabelValues(r)
+	}
+	for _, o := range []string{thread.SettleRecognised, thread.SettleResent, thread.SettleDropped, thread.SettleFailed,
+		thread.SettleGone, thread.SettleWaiting} {
+		m.settled.WithLabelValues(o)
 	}
 	// The outcomes each stage can have (core/thread/sweeper.go).
 	for stage, outcomes := range map[int][]string{
@@ -170,6 +178,9 @@ func (m *Metrics) PendingTriggers(n int) { m.pending.Set(float64(n)) }
 func (m *Metrics) PendingSwept(stage int, outcome string) {
 	m.swept.WithLabelValues(stageName(stage), outcome).Inc()
 }
+
+// Settled implements thread.SettleObserver.
+func (m *Metrics) Settled(outcome string) { m.settled.WithLabelValues(outcome).Inc() }
 
 // stageName is the label of a pending trigger's stage.
 func stageName(stage int) string {

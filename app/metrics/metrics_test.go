@@ -48,6 +48,7 @@ func TestMetricsExposition(t *testing.T) {
 	m.PendingSwept(schema.PendingDecided, thread.SweepSubmitted)
 	m.PendingSwept(schema.PendingSending, thread.SweepReceived)
 	m.PendingSwept(schema.PendingSending, thread.SweepReceived)
+	m.Settled(thread.SettleRecognised)
 
 	out := scrape(t, m)
 	for _, want := range []string{
@@ -79,6 +80,7 @@ func TestMetricsExposition(t *testing.T) {
 		`xxl_job_pending_triggers 4`,
 		`xxl_job_pending_triggers_taken_over_total{outcome="submitted",stage="decided"} 1`,
 		`xxl_job_pending_triggers_taken_over_total{outcome="received",stage="sending"} 2`,
+		`xxl_job_log_rows_settled_total{outcome="recognised"} 1`,
 		`go_goroutines `,
 	} {
 		if !strings.Contains(out, want+"\n") && !strings.Contains(out, want) {

@@ -162,6 +162,13 @@ type Durable struct {
 	// whose /run may be under way is held longer, by the executor call
 	// limit.
 	Lease time.Duration
+	// SettleAfter (xxl.job.durable-triggers.settle-after, default empty:
+	// derived from the executor call limit, about 11 minutes) is how old a
+	// log row left without any result must be before this admin settles
+	// it (core/thread's Settler). Shorter than the longest a live admin
+	// keeps a trigger in flight, it could send a trigger twice: lower it
+	// only where the database has no outages to wait through (tests).
+	SettleAfter time.Duration
 }
 
 // HTTP holds the connection limits of the admin's HTTP server. The keys are
@@ -256,6 +263,7 @@ var defaults = map[string]string{
 	"xxl.job.durable-triggers":                             "true",
 	"xxl.job.durable-triggers.lease":                       "30s",
 	"xxl.job.workflows.enabled":                            "false",
+	"xxl.job.durable-triggers.settle-after":                "",
 	"server.tomcat.max-connections":                        "8192",
 	"server.tomcat.connection-timeout":                     "20000",
 	"management.endpoints.web.exposure.include":            "health",
@@ -571,6 +579,12 @@ func build(r resolver, generation int) (*Config, error) {
 	c.Workflows = r.boolean("xxl.job.workflows.enabled")
 	if c.Workflows && !c.Durable.Enabled {
 		errs = append(errs, fmt.Errorf("xxl.job.workflows.enabled: workflows need xxl.job.durable-triggers=true (every node trigger is a pending row)"))
+	}
+	if v := r.str("xxl.job.durable-triggers.settle-after"); strings.TrimSpace(v) != "" {
+		c.Durable.SettleAfter = springDuration("xxl.job.durable-triggers.settle-after", v, &errs)
+		if c.Durable.SettleAfter < time.Second {
+			errs = append(errs, fmt.Errorf("xxl.job.durable-triggers.settle-after: must be at least 1s"))
+		}
 	}
 	c.HTTP = HTTP{MaxConnections: r.integer("server.tomcat.max-connections", &errs),
 		ConnectionTimeout: springDuration("server.tomcat.connection-timeout", r.str("server.tomcat.connection-timeout"), &errs),

@@ -29,9 +29,15 @@ type Figures struct {
 	// result; Undecided failed logs a killed admin's fail monitor left
 	// claimed (taken back after 10 minutes, then retried: not decided yet).
 	Unrecorded, Undecided int
+	// Unsettled counts the rows of every job of the run (parents too)
+	// left without any result — trigger_code 0 and handle_code 0, a
+	// trigger whose admin died between its log row and its result — once
+	// the admins' settlers have seen to them.
+	Unsettled int
 	// TakenOver counts the pending triggers admins took over from a
-	// killed one, by "stage/outcome" (from the admins' logs).
-	TakenOver map[string]int
+	// killed one, by "stage/outcome"; Settled the rows without a result
+	// admins settled, by outcome (from the admins' logs).
+	TakenOver, Settled map[string]int
 }
 
 // Add adds another run's figures.
@@ -48,11 +54,18 @@ func (f *Figures) Add(o Figures) {
 	f.LogDoubled += o.LogDoubled
 	f.Unrecorded += o.Unrecorded
 	f.Undecided += o.Undecided
+	f.Unsettled += o.Unsettled
 	if f.TakenOver == nil {
 		f.TakenOver = map[string]int{}
 	}
 	for k, v := range o.TakenOver {
 		f.TakenOver[k] += v
+	}
+	if f.Settled == nil {
+		f.Settled = map[string]int{}
+	}
+	for k, v := range o.Settled {
+		f.Settled[k] += v
 	}
 }
 
@@ -75,8 +88,12 @@ func (f Figures) Table() string {
 	line("doubled (xxl_job_log)", f.LogDoubled)
 	line("child/retry rows without a result", f.Unrecorded)
 	line("failed logs left claimed (not decided yet)", f.Undecided)
+	line("rows left without a result (every job)", f.Unsettled)
 	for _, k := range slices.Sorted(maps.Keys(f.TakenOver)) {
 		line("taken over at "+k, f.TakenOver[k])
+	}
+	for _, k := range slices.Sorted(maps.Keys(f.Settled)) {
+		line("settled: "+k, f.Settled[k])
 	}
 	return b.String()
 }
@@ -96,6 +113,9 @@ func count(l *Load, rows []row, ledger map[int64]fakeexec.Entry, marker string) 
 	byID := map[int64]row{}
 	for _, r := range rows {
 		byID[r.id] = r
+		if r.triggerCode == 0 && r.handleCode == 0 {
+			fig.Unsettled++
+		}
 		t := per[famOf[r.job]]
 		if t == nil {
 			continue
@@ -176,6 +196,22 @@ func takenOver(log []byte, into map[string]int) {
 		}
 		if json.Unmarshal(l, &m) == nil && m.Outcome != "" {
 			into[[]string{"decided", "logged", "sending"}[min(max(m.Stage, 0), 2)]+"/"+m.Outcome]++
+		}
+	}
+}
+
+// settled counts the settlers' settlements in an admin's JSON log by
+// outcome.
+func settled(log []byte, into map[string]int) {
+	for _, l := range bytes.Split(log, []byte("\n")) {
+		if !bytes.Contains(l, []byte(`"settled a log row`)) {
+			continue
+		}
+		var m struct {
+			Outcome string `json:"outcome"`
+		}
+		if json.Unmarshal(l, &m) == nil && m.Outcome != "" {
+			into[m.Outcome]++
 		}
 	}
 }

@@ -15,7 +15,7 @@ func countFixture() (*Load, []row, map[int64]fakeexec.Entry) {
 	rows := []row{
 		{id: 10, job: 1, triggerCode: 200, handleCode: 200},
 		{id: 11, job: 1, triggerCode: 200, handleCode: 200},
-		{id: 12, job: 1, triggerCode: 0, handleCode: 0}, // a parent fire lost with its admin: decides nothing
+		{id: 12, job: 1, triggerCode: 500, handleCode: 500}, // a parent fire lost with its admin, settled: decides nothing
 		{id: 20, job: 2, triggerCode: 200, handleCode: 200},
 		{id: 21, job: 2, triggerCode: 200, handleCode: 200},
 		{id: 30, job: 3, retryCount: 1, triggerCode: 200, handleCode: 500, triggerMsg: "x" + testMarker},
@@ -37,14 +37,14 @@ func TestCountExact(t *testing.T) {
 	l, rows, ledger := countFixture()
 	f := count(l, rows, ledger, testMarker)
 	if f.ChildrenDecided != 4 || f.RetriesDecided != 2 || f.FiredOnce != 6 || f.LogFiredOnce != 6 ||
-		f.Lost+f.Doubled+f.LogLost+f.LogDoubled+f.Unrecorded != 0 {
+		f.Lost+f.Doubled+f.LogLost+f.LogDoubled+f.Unrecorded+f.Unsettled != 0 {
 		t.Fatalf("figures:\n%s", f.Table())
 	}
 }
 
 // TestCountFindsFaults: a child never run, a retry run twice under one log
-// id, an extra retry row, a row left without a result and a failed log
-// left claimed are each seen.
+// id, an extra retry row, a child row without its trigger result, a parent
+// row left without any result and a failed log left claimed are each seen.
 func TestCountFindsFaults(t *testing.T) {
 	cases := []struct {
 		name    string
@@ -72,7 +72,11 @@ func TestCountFindsFaults(t *testing.T) {
 		{"unrecorded", func(rows []row, ledger map[int64]fakeexec.Entry) []row {
 			rows[3].triggerCode = 0
 			return rows
-		}, func(f Figures) bool { return f.Unrecorded == 1 }},
+		}, func(f Figures) bool { return f.Unrecorded == 1 && f.Unsettled == 0 }},
+		{"parent left without a result", func(rows []row, ledger map[int64]fakeexec.Entry) []row {
+			rows[2].triggerCode, rows[2].handleCode = 0, 0
+			return rows
+		}, func(f Figures) bool { return f.Unsettled == 1 && f.Unrecorded == 0 && f.Lost == 0 }},
 		{"left claimed", func(rows []row, ledger map[int64]fakeexec.Entry) []row {
 			rows[6].triggerMsg, rows[6].alarmStatus = "y", -1
 			delete(ledger, 33)

@@ -8,7 +8,10 @@
 // run started, per log id; internal/testsupport/fakeexec behaves as the
 // Java executor where a takeover depends on it) and from xxl_job_log, every
 // child and retry that was decided — a parent's stored success, a failed
-// log's retry marker — fires exactly once: none lost, none doubled.
+// log's retry marker — fires exactly once: none lost, none doubled. And no
+// log row of any job (parents' schedule fires too) is left without a
+// result: the admins' settlers (core/thread) settle the rows a killed
+// admin wrote before their /run, and the figures count what is left.
 //
 // The process cluster machinery is conformance/cluster's (the admin binary,
 // processes, SIGKILL), the Galera cluster conformance/galera's.

@@ -29,8 +29,8 @@ type Load struct {
 func (l *Load) Kind(job int) string { return l.kind[job] }
 
 // Seed stores n families on a manual group whose only address is the
-// executor: the parents FIX_RATE 1 s, switched off until Arm; the children
-// never scheduled (they run only as children).
+// executor: the parents FIX_RATE 1 s, switched off until Arm, half of them
+// FIRE_ONCE_NOW; the children never scheduled (they run only as children).
 func Seed(ctx context.Context, st *schema.Store, n int, address string) (*Load, error) {
 	now := time.Now()
 	l := &Load{kind: map[int]string{}}
@@ -53,8 +53,15 @@ func Seed(ctx context.Context, st *schema.Store, n int, address string) (*Load, 
 			if f.Failing, err = save(testfactory.JobOpts{Desc: fmt.Sprintf("failing child %d", i), Retry: 1}); err != nil {
 				return err
 			}
+			// Half the parents fire a missed fire once (FIRE_ONCE_NOW): a
+			// fire a killed admin never sent is sent once by a settler;
+			// the other half's is dropped (DO_NOTHING).
+			misfire := "DO_NOTHING"
+			if i%2 == 1 {
+				misfire = "FIRE_ONCE_NOW"
+			}
 			if f.Parent, err = save(testfactory.JobOpts{Desc: fmt.Sprintf("parent %d", i), ScheduleType: "FIX_RATE",
-				ScheduleConf: "1", ChildJobIDs: fmt.Sprintf("%d,%d", f.Child, f.Failing)}); err != nil {
+				ScheduleConf: "1", Misfire: misfire, ChildJobIDs: fmt.Sprintf("%d,%d", f.Child, f.Failing)}); err != nil {
 				return err
 			}
 			l.Families = append(l.Families, f)

@@ -26,9 +26,13 @@ type Setup struct {
 	Load       time.Duration // how long the parents fire
 	Kills      int           // SIGKILLs during Load, at random moments
 	Lease      string        // xxl.job.durable-triggers.lease
-	Extra      []string      // more admin arguments
-	Dir        string        // admin logs
-	Logf       func(format string, args ...any)
+	// SettleAfter is xxl.job.durable-triggers.settle-after: short, so that
+	// the rows killed admins left without a result are settled within the
+	// run; "" keeps the admins' default and does not wait for them.
+	SettleAfter string
+	Extra       []string // more admin arguments
+	Dir         string   // admin logs
+	Logf        func(format string, args ...any)
 }
 
 // startMargin puts the parents' first fire after every admin's first
@@ -37,7 +41,8 @@ const startMargin = 8 * time.Second
 
 // settleLimit bounds the wait for everything decided to be seen through
 // once the parents stop: the longest takeover (a row being sent: lease +
-// executor call limit, 13 s here), the fail monitor's 10 s pass, a margin.
+// executor call limit, 13 s here), the settlers' grace and pass (about
+// 20 s), the fail monitor's 10 s pass, a margin.
 const settleLimit = 2 * time.Minute
 
 // Run runs the load, kills admins at random moments (each restarted at
@@ -69,7 +74,11 @@ func Run(ctx context.Context, db *cluster.DB, su Setup) (Figures, error) {
 			return time.Duration(rand.IntN(400)) * time.Millisecond
 		},
 	})
-	f := newFleet(su.Bin, su.URLs, su.User, su.Pass, su.Dir, exec, append([]string{"--xxl.job.durable-triggers.lease=" + su.Lease}, su.Extra...)...)
+	args := []string{"--xxl.job.durable-triggers.lease=" + su.Lease}
+	if su.SettleAfter != "" {
+		args = append(args, "--xxl.job.durable-triggers.settle-after="+su.SettleAfter)
+	}
+	f := newFleet(su.Bin, su.URLs, su.User, su.Pass, su.Dir, exec, append(args, su.Extra...)...)
 	defer f.killAll()
 	for i := range su.URLs {
 		if err := f.start(i); err != nil {
@@ -98,7 +107,7 @@ func Run(ctx context.Context, db *cluster.DB, su Setup) (Figures, error) {
 	if err := load.Stop(ctx, db); err != nil {
 		return Figures{}, err
 	}
-	if err := settle(ctx, db, exec, load, su.Logf); err != nil {
+	if err := settle(ctx, db, exec, load, su.SettleAfter != "", su.Logf); err != nil {
 		return Figures{}, err
 	}
 	rows, err := load.rows(ctx, db.SQL)
@@ -110,11 +119,12 @@ func Run(ctx context.Context, db *cluster.DB, su Setup) (Figures, error) {
 		texts = i18n.LoadFor(3, "zh_CN")
 	}
 	fig := count(load, rows, exec.Ledger(), ">>>>>>>>>>>"+texts.Text("jobconf_trigger_type_retry")+"<<<<<<<<<<<")
-	fig.Runs, fig.Kills, fig.TakenOver = 1, su.Kills, map[string]int{}
+	fig.Runs, fig.Kills, fig.TakenOver, fig.Settled = 1, su.Kills, map[string]int{}, map[string]int{}
 	f.killAll()
 	for _, name := range f.logFiles() {
 		b, _ := os.ReadFile(name)
 		takenOver(b, fig.TakenOver)
+		settled(b, fig.Settled)
 	}
 	return fig, nil
 }
@@ -141,9 +151,10 @@ func killTimes(from, to time.Time, n int) []time.Time {
 
 // settle waits until nothing decided is left to see through: no pending
 // row, no failed log waiting for the fail monitor, no run queued, running
-// or waiting for its callback, and none of that changing for 3 s (a retry
+// or waiting for its callback, with rows (when the admins settle them)
+// none left without a result, and none of that changing for 3 s (a retry
 // is decided a moment after its failed log is claimed).
-func settle(ctx context.Context, db *cluster.DB, exec *fakeexec.Executor, load *Load, logf func(string, ...any)) error {
+func settle(ctx context.Context, db *cluster.DB, exec *fakeexec.Executor, load *Load, rows bool, logf func(string, ...any)) error {
 	start := time.Now()
 	defer func() { logf("settled in %s", time.Since(start).Round(time.Second)) }()
 	ctx, cancel := context.WithTimeout(ctx, settleLimit)
@@ -165,15 +176,20 @@ func settle(ctx context.Context, db *cluster.DB, exec *fakeexec.Executor, load *
 		if err != nil {
 			return err
 		}
-		var waiting, rows int
+		var waiting, total, open int
 		err = db.SQL.QueryRowContext(ctx, fmt.Sprintf("SELECT COUNT(*), COALESCE(SUM(CASE WHEN alarm_status = 0 AND "+
-			"NOT ((trigger_code IN (0, 200) AND handle_code = 0) OR handle_code = 200) THEN 1 ELSE 0 END), 0) "+
-			"FROM xxl_job_log WHERE job_group = %d", load.Group)).Scan(&rows, &waiting)
+			"NOT ((trigger_code IN (0, 200) AND handle_code = 0) OR handle_code = 200) THEN 1 ELSE 0 END), 0), "+
+			"COALESCE(SUM(CASE WHEN trigger_code = 0 AND handle_code = 0 THEN 1 ELSE 0 END), 0) "+
+			"FROM xxl_job_log WHERE job_group = %d", load.Group)).Scan(&total, &waiting, &open)
 		if err != nil {
 			return fmt.Errorf("settle: %w", err)
 		}
-		state := fmt.Sprintf("pending %d, failed logs waiting %d, rows %d, runs %d, executor idle %v", pending, waiting, rows, len(exec.Ledger()), idle)
-		if pending == 0 && waiting == 0 && idle && state == last {
+		if !rows {
+			open = 0
+		}
+		state := fmt.Sprintf("pending %d, failed logs waiting %d, rows %d (without a result %d), runs %d, executor idle %v",
+			pending, waiting, total, open, len(exec.Ledger()), idle)
+		if pending == 0 && waiting == 0 && open == 0 && idle && state == last {
 			stable++
 		} else {
 			stable = 0

@@ -8,7 +8,9 @@
 // job's queue is refused ("repeat trigger job, logId:…", 3.4.2's
 // spelling); the runs of a job start one after another; a run's log file
 // exists from the moment it starts, and /log answers "readLog fail,
-// logFile not exists" before. A finished run is called back to the admins
+// logFile not exists" before; /idleBeat answers "job thread is running or
+// has trigger queue." while a run of the job runs or waits. A finished run
+// is called back to the admins
 // (one at a time in turn, retried until one accepts), as Java's callback
 // thread does.
 package fakeexec
@@ -75,8 +77,9 @@ type Executor struct {
 // jobThread is a job's queue: log ids waiting to start, with their trigger
 // times (the log file's day).
 type jobThread struct {
-	queue []api.TriggerParam
-	wake  chan struct{}
+	queue   []api.TriggerParam
+	wake    chan struct{}
+	running bool // a run started and not yet finished
 }
 
 // Start starts the executor; Close stops it.
@@ -92,7 +95,7 @@ func Start(cfg Config) *Executor {
 		writeJSON(w, `{"code":200,"msg":null}`)
 	}
 	mux.HandleFunc("POST /beat", ok)
-	mux.HandleFunc("POST /idleBeat", ok)
+	mux.HandleFunc("POST /idleBeat", e.idleBeat)
 	mux.HandleFunc("POST /kill", ok)
 	e.srv = httptest.NewServer(mux)
 	return e
@@ -256,6 +259,7 @@ func (e *Executor) work(jobID int, t *jobThread) {
 			// Java's window between them is a few statements.
 			p, t.queue = t.queue[0], t.queue[1:]
 			e.ledger[p.LogID].Started++
+			t.running = true
 		}
 		e.mu.Unlock()
 		if !ready {
@@ -277,6 +281,9 @@ func (e *Executor) work(jobID int, t *jobThread) {
 		if result != nil {
 			code = result(jobID)
 		}
+		e.mu.Lock()
+		t.running = false
+		e.mu.Unlock()
 		e.wg.Add(1)
 		go func() {
 			defer e.wg.Done()
@@ -342,6 +349,25 @@ func PostCallback(ctx context.Context, a Endpoint, body []byte) error {
 		return fmt.Errorf("callback to %s: code %d", a.URL, ret.Code)
 	}
 	return nil
+}
+
+// idleBeat answers as Java's ExecutorBizImpl.idleBeat: busy while the
+// job's thread runs a run or has runs queued.
+func (e *Executor) idleBeat(w http.ResponseWriter, r *http.Request) {
+	var p api.IdleBeatParam
+	if err := json.NewDecoder(r.Body).Decode(&p); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	e.mu.Lock()
+	t := e.jobs[p.JobID]
+	busy := t != nil && (t.running || len(t.queue) > 0)
+	e.mu.Unlock()
+	if busy {
+		writeJSON(w, `{"code":500,"msg":"job thread is running or has trigger queue."}`)
+		return
+	}
+	writeJSON(w, `{"code":200,"msg":null}`)
 }
 
 func (e *Executor) log(w http.ResponseWriter, r *http.Request) {
