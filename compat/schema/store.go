@@ -37,6 +37,8 @@ type Store struct {
 	// scheduleRows is the size of the last schedule pre-read, the next
 	// one's starting capacity; shared likewise.
 	scheduleRows *atomic.Int64
+	// flavor tells MariaDB from MySQL for statement time bounds; shared likewise.
+	flavor *serverFlavor
 
 	// prepareLockWait bounds how long Prepare waits on MySQL for another
 	// admin preparing the same database (see prepare_lock.go).
@@ -109,7 +111,7 @@ func newStore(db *sql.DB, d dialect, loc *time.Location) *Store {
 		loc = time.Local
 	}
 	return &Store{db: db, q: d.wrap(db), begin: db, d: d, loc: loc, sb: sq.StatementBuilder, errs: new(atomic.Int64),
-		caps: &insertCaps{}, shape: &Shape{Generation: Gen2}, strs: &shortStrings{}, scheduleRows: new(atomic.Int64),
+		caps: &insertCaps{}, shape: &Shape{Generation: Gen2}, strs: &shortStrings{}, scheduleRows: new(atomic.Int64), flavor: &serverFlavor{},
 		prepareLockWait: defaultPrepareLockWait}
 }
 

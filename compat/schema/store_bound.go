@@ -1,0 +1,163 @@
+package schema
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	sq "github.com/Masterminds/squirrel"
+	"github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// ErrStatementTimeout is returned when a statement run under a time bound
+// (a console list on a large table) did not finish within it. The database
+// stopped the statement: MariaDB by max_statement_time, MySQL by
+// MAX_EXECUTION_TIME, PostgreSQL and SQLite by the cancelled context.
+var ErrStatementTimeout = errors.New("the database did not answer within the statement's time bound")
+
+// backstop is how much longer than its bound a statement's context lives:
+// the server stops the statement itself, the context only ends a wait on a
+// server that no longer answers.
+const backstop = 2 * time.Second
+
+// serverFlavor tells MariaDB from MySQL, whose per-statement time bounds
+// are spelt differently; asked once per store (and its transactions).
+type serverFlavor struct {
+	once    sync.Once
+	mariaDB bool
+}
+
+func (s *Store) isMariaDB(ctx context.Context) bool {
+	s.flavor.once.Do(func() {
+		var v string
+		if err := s.q.QueryRowContext(ctx, "SELECT VERSION()").Scan(&v); err == nil {
+			s.flavor.mariaDB = strings.Contains(strings.ToLower(v), "mariadb")
+		} else {
+			s.flavor.mariaDB = true // the CI server; MySQL then ignores nothing: its error says why
+		}
+	})
+	return s.flavor.mariaDB
+}
+
+// bounded adapts a SELECT to run for at most d (none when d <= 0): the
+// server-side bound on MySQL and MariaDB (go-sql-driver only closes the
+// connection on a cancelled context and the server would run on), and a
+// context that ends d later than that, or at d on PostgreSQL (pgx sends a
+// cancel request) and SQLite (the driver interrupts the statement).
+func (s *Store) bounded(ctx context.Context, d time.Duration, b sq.SelectBuilder) (context.Context, context.CancelFunc, sq.SelectBuilder) {
+	if d <= 0 {
+		return ctx, func() {}, b
+	}
+	if s.d.backend() != MySQL {
+		c, cancel := context.WithTimeout(ctx, d)
+		return c, cancel, b
+	}
+	ms := max(d.Milliseconds(), 1)
+	if s.isMariaDB(ctx) {
+		b = b.Prefix(fmt.Sprintf("SET STATEMENT max_statement_time=%.3f FOR", float64(ms)/1000))
+	} else {
+		b = b.Options(fmt.Sprintf("/*+ MAX_EXECUTION_TIME(%d) */", ms))
+	}
+	c, cancel := context.WithTimeout(ctx, d+backstop)
+	return c, cancel, b
+}
+
+// timedOut reports whether err is a statement stopped by its time bound
+// (bctx the bounded context, ctx the caller's).
+func timedOut(ctx, bctx context.Context, err error) bool {
+	if err == nil || ctx.Err() != nil {
+		return false
+	}
+	if bctx.Err() != nil {
+		return true
+	}
+	var me *mysql.MySQLError
+	if errors.As(err, &me) {
+		return me.Number == 1969 || me.Number == 3024 // ER_STATEMENT_TIMEOUT, ER_QUERY_TIMEOUT
+	}
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "57014"
+}
+
+// boundErr turns a timed-out statement into ErrStatementTimeout.
+func boundErr(ctx, bctx context.Context, d time.Duration, err error) error {
+	if timedOut(ctx, bctx, err) {
+		return fmt.Errorf("%w (%s)", ErrStatementTimeout, d)
+	}
+	return err
+}
+
+// Bounds are the time bounds of a console list's statements.
+type Bounds struct {
+	// Statement bounds each statement (0: none); hitting it is
+	// ErrStatementTimeout.
+	Statement time.Duration
+	// Count is what an exact count may take (0: Statement's bound) before
+	// the list settles for a lower bound of its total (Total.Exact false).
+	Count time.Duration
+}
+
+// Total is a list's total number of rows: exact, as the Java admin's
+// pageListCount is, or when counting them all would cost more than the
+// count's bound, a lower bound (there are more rows than N).
+type Total struct {
+	N     int
+	Exact bool
+}
+
+// lookAhead is how many ids past a page a list reads: when the list ends
+// within them its total needs no count; otherwise they give the pager a
+// few pages ahead when the count is given up.
+func lookAhead(size int) int { return min(4*size, 1000) }
+
+// pagedIDs runs a list's id query for the page at offset (size ids) and
+// the look-ahead behind it; its total is exact when the ids ran out.
+func (s *Store) pagedIDs(ctx context.Context, b sq.SelectBuilder, offset, size int, bd Bounds) ([]int64, Total, error) {
+	offset, size = max(offset, 0), max(size, 0)
+	probe := size
+	if size < maxProbe {
+		probe = size + lookAhead(size) + 1
+	}
+	bctx, cancel, bb := s.bounded(ctx, bd.Statement, page(b, offset, probe))
+	defer cancel()
+	ids, err := s.ids(bctx, bb)
+	if err != nil {
+		return nil, Total{}, boundErr(ctx, bctx, bd.Statement, err)
+	}
+	t := Total{}
+	if len(ids) < probe && (len(ids) > 0 || offset == 0) {
+		t = Total{N: offset + len(ids), Exact: true}
+	} else if len(ids) > 0 {
+		t = Total{N: offset + len(ids)}
+	}
+	return ids[:min(size, len(ids))], t, nil
+}
+
+// maxProbe is the page size above which a list reads no look-ahead (a
+// "huge length" request is answered, within its time bound, but not
+// doubled).
+const maxProbe = 100_000
+
+// boundedCount counts under the count bound; on timeout it keeps the
+// lower bound it has.
+func (s *Store) boundedCount(ctx context.Context, b sq.SelectBuilder, lower Total, bd Bounds) (Total, error) {
+	d := bd.Count
+	if d <= 0 {
+		d = bd.Statement
+	}
+	bctx, cancel, bb := s.bounded(ctx, d, b)
+	defer cancel()
+	n, err := s.count(bctx, bb)
+	switch {
+	case err == nil:
+		return Total{N: n, Exact: true}, nil
+	case bd.Count > 0 && timedOut(ctx, bctx, err):
+		return lower, nil
+	default:
+		return Total{}, boundErr(ctx, bctx, d, err)
+	}
+}
