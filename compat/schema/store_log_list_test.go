@@ -1,0 +1,103 @@
+package schema
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+// TestLogPageTotals pins where a bounded list's total comes from: the
+// look-ahead when the list ends within it (no count), the count otherwise,
+// and a page past the end counts; every total exact on a small table.
+func TestLogPageTotals(t *testing.T) {
+	forEachPrepared(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		base := at(s, 2026, 3, 1, 8, 0, 0)
+		var ids []int64
+		for i := range 25 {
+			tt := base.Add(time.Duration(i) * time.Minute)
+			id, err := s.LogSave(ctx, JobLog{JobGroup: 1, JobID: 1 + i%2, TriggerTime: &tt})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, id)
+		}
+		bd := Bounds{Statement: 5 * time.Second, Count: time.Second}
+		for _, c := range []struct {
+			name         string
+			offset, size int
+			f            LogFilter
+			rows, total  int
+			first        int64
+		}{
+			{"first page, list ends in the look-ahead", 0, 10, LogFilter{}, 10, 25, ids[24]},
+			{"last page", 20, 10, LogFilter{}, 5, 25, ids[4]},
+			{"past the end counts", 30, 10, LogFilter{}, 0, 25, 0},
+			{"small page, counted", 0, 2, LogFilter{}, 2, 25, ids[24]},
+			{"one job, by id", 0, 3, LogFilter{JobID: 1, NewestID: true}, 3, 13, ids[24]},
+			{"huge length", 0, 1 << 30, LogFilter{}, 25, 25, ids[24]},
+		} {
+			list, total, err := s.LogPage(ctx, c.offset, c.size, c.f, bd)
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			if len(list) != c.rows || total != (Total{N: c.total, Exact: true}) {
+				t.Errorf("%s: %d rows, total %+v; want %d rows of %d, exact", c.name, len(list), total, c.rows, c.total)
+			}
+			if c.rows > 0 && list[0].ID != c.first {
+				t.Errorf("%s: first id %d, want %d", c.name, list[0].ID, c.first)
+			}
+		}
+		// Rows come in the order's order, with their columns.
+		list, _, err := s.LogPage(ctx, 0, 25, LogFilter{}, bd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, l := range list {
+			if l.ID != ids[24-i] || l.TriggerTime == nil || !l.TriggerTime.Equal(base.Add(time.Duration(24-i)*time.Minute)) {
+				t.Fatalf("row %d: %+v", i, l)
+			}
+		}
+	})
+}
+
+// slowCount is a count that runs for seconds on every backend (a
+// cross join of three 1,000-row recursive CTEs, within MariaDB's default
+// max_recursive_iterations), to hit time bounds.
+func (s *Store) slowCount() string {
+	return "(WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 1000) SELECT a.n FROM r a, r b, r c) slow"
+}
+
+// TestBoundedStatements pins the time bounds of the console's statements
+// on every backend: a count past its bound gives the lower bound it has,
+// a statement past the statement bound is ErrStatementTimeout, quickly,
+// and the store answers afterwards (the server stopped the statement).
+func TestBoundedStatements(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		b := s.sb.Select("count(1)").From(s.slowCount())
+		lower := Total{N: 41}
+		began := time.Now()
+		got, err := s.boundedCount(ctx, b, lower, Bounds{Statement: 5 * time.Second, Count: 100 * time.Millisecond})
+		if err != nil || got != lower {
+			t.Fatalf("count past its bound: %+v, %v; want the lower bound %+v", got, err, lower)
+		}
+		_, err = s.boundedCount(ctx, b, lower, Bounds{Statement: 100 * time.Millisecond})
+		if !errors.Is(err, ErrStatementTimeout) {
+			t.Fatalf("statement past its bound: %v, want ErrStatementTimeout", err)
+		}
+		if d := time.Since(began); d > 4*time.Second {
+			t.Errorf("two bounded statements of 100 ms took %s", d)
+		}
+		if err := s.Ping(ctx); err != nil {
+			t.Fatalf("after the timeouts: %v", err)
+		}
+		// A cancelled caller is the caller's error, not a time bound.
+		cctx, cancel := context.WithCancel(ctx)
+		cancel()
+		if _, err := s.boundedCount(cctx, b, lower, Bounds{Statement: time.Second, Count: 100 * time.Millisecond}); err == nil || errors.Is(err, ErrStatementTimeout) {
+			t.Fatalf("cancelled caller: %v", err)
+		}
+	})
+}
