@@ -89,17 +89,46 @@ func (f JobFilter) apply(s *Store, b sq.SelectBuilder) sq.SelectBuilder {
 	return b
 }
 
-// JobPageList is pageList and pageListCount (newest id first).
+// JobPageList is pageList and pageListCount (newest id first), with an
+// exact total and no time bound.
 func (s *Store) JobPageList(ctx context.Context, offset, size int, f JobFilter) ([]JobInfo, int, error) {
-	list, err := s.jobs(ctx, page(f.apply(s, s.jobSelect()).OrderBy("id DESC"), offset, size))
+	list, t, err := s.JobPage(ctx, offset, size, f, Bounds{})
+	return list, t.N, err
+}
+
+// JobPage is pageList and pageListCount under time bounds, as LogPage: the
+// page's ids first (the primary key walked newest first), then its rows,
+// the total from the look-ahead or a count within bd.Count.
+func (s *Store) JobPage(ctx context.Context, offset, size int, f JobFilter, bd Bounds) ([]JobInfo, Total, error) {
+	ids, t, err := s.pagedIDs(ctx, f.apply(s, s.sb.Select("id").From("xxl_job_info")).OrderBy("id DESC"), offset, size, bd)
 	if err != nil {
-		return nil, 0, fmt.Errorf("page jobs: %w", err)
+		return nil, Total{}, fmt.Errorf("page jobs: %w", err)
 	}
-	total, err := s.JobCount(ctx, f)
+	if !t.Exact {
+		if t, err = s.boundedCount(ctx, f.apply(s, s.sb.Select("count(1)").From("xxl_job_info")), t, bd); err != nil {
+			return nil, Total{}, fmt.Errorf("count jobs: %w", err)
+		}
+	}
+	byID := make(map[int]JobInfo, len(ids))
+	err = inChunks(ids, func(chunk []int64) error {
+		bctx, cancel, b := s.bounded(ctx, bd.Statement, s.jobSelect().Where(sq.Eq{"id": chunk}))
+		defer cancel()
+		list, err := s.jobs(bctx, b)
+		for _, j := range list {
+			byID[j.ID] = j
+		}
+		return boundErr(ctx, bctx, bd.Statement, err)
+	})
 	if err != nil {
-		return nil, 0, err
+		return nil, Total{}, fmt.Errorf("page jobs: %w", err)
 	}
-	return list, total, nil
+	out := make([]JobInfo, 0, len(ids))
+	for _, id := range ids {
+		if j, ok := byID[int(id)]; ok {
+			out = append(out, j)
+		}
+	}
+	return out, t, nil
 }
 
 // JobCount is pageListCount alone (group removal uses it).
