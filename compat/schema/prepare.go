@@ -138,7 +138,7 @@ func (s *Store) checkIndexes(ctx context.Context, gen Generation, shape *Shape, 
 			if table == "xxl_job_registry" && name == "i_g_k_v" && ix.Unique {
 				shape.RegistryUnique = true
 			}
-			if !want[name] && !strings.HasPrefix(name, "sqlite_autoindex") {
+			if !want[name] && !strings.HasPrefix(name, "sqlite_autoindex") && !isTuneIndex(table, name) {
 				res.Warnings = append(res.Warnings, fmt.Sprintf("table %s has an extra index %s (accepted)", table, ix.Name))
 			}
 		}
