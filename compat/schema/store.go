@@ -39,6 +39,8 @@ type Store struct {
 	scheduleRows *atomic.Int64
 	// flavor tells MariaDB from MySQL for statement time bounds; shared likewise.
 	flavor *serverFlavor
+	// slow remembers the list counts that hit their bound; shared likewise.
+	slow *slowCounts
 
 	// prepareLockWait bounds how long Prepare waits on MySQL for another
 	// admin preparing the same database (see prepare_lock.go).
@@ -112,6 +114,7 @@ func newStore(db *sql.DB, d dialect, loc *time.Location) *Store {
 	}
 	return &Store{db: db, q: d.wrap(db), begin: db, d: d, loc: loc, sb: sq.StatementBuilder, errs: new(atomic.Int64),
 		caps: &insertCaps{}, shape: &Shape{Generation: Gen2}, strs: &shortStrings{}, scheduleRows: new(atomic.Int64), flavor: &serverFlavor{},
+		slow:            &slowCounts{until: map[string]time.Time{}, now: time.Now},
 		prepareLockWait: defaultPrepareLockWait}
 }
 

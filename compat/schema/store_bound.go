@@ -143,11 +143,24 @@ func (s *Store) pagedIDs(ctx context.Context, b sq.SelectBuilder, offset, size i
 const maxProbe = 100_000
 
 // boundedCount counts under the count bound; on timeout it keeps the
-// lower bound it has.
+// lower bound it has, and the same count (same statement, same values) is
+// not tried again for slowCountTTL: a person paging through a large list
+// does not pay the bound on every page, nor the database the work.
 func (s *Store) boundedCount(ctx context.Context, b sq.SelectBuilder, lower Total, bd Bounds) (Total, error) {
 	d := bd.Count
 	if d <= 0 {
 		d = bd.Statement
+	}
+	key := ""
+	if bd.Count > 0 {
+		q, args, err := b.ToSql()
+		if err != nil {
+			return Total{}, err
+		}
+		key = fmt.Sprint(q, args)
+		if s.slow.has(key) {
+			return lower, nil
+		}
 	}
 	bctx, cancel, bb := s.bounded(ctx, d, b)
 	defer cancel()
@@ -156,8 +169,51 @@ func (s *Store) boundedCount(ctx context.Context, b sq.SelectBuilder, lower Tota
 	case err == nil:
 		return Total{N: n, Exact: true}, nil
 	case bd.Count > 0 && timedOut(ctx, bctx, err):
+		s.slow.add(key)
 		return lower, nil
 	default:
 		return Total{}, boundErr(ctx, bctx, d, err)
 	}
+}
+
+// slowCountTTL is how long a count that hit its bound is not tried again:
+// its list shows a lower bound for that long even if the table shrank.
+const slowCountTTL = time.Minute
+
+// slowCounts remembers the counts that hit their bound (at most
+// slowCountsMax; older entries are dropped when full).
+type slowCounts struct {
+	mu    sync.Mutex
+	until map[string]time.Time
+	now   func() time.Time
+}
+
+const slowCountsMax = 1024
+
+func (c *slowCounts) has(key string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t, ok := c.until[key]
+	if ok && c.now().After(t) {
+		delete(c.until, key)
+		return false
+	}
+	return ok
+}
+
+func (c *slowCounts) add(key string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := c.now()
+	if len(c.until) >= slowCountsMax {
+		for k, t := range c.until {
+			if now.After(t) {
+				delete(c.until, k)
+			}
+		}
+		if len(c.until) >= slowCountsMax {
+			clear(c.until)
+		}
+	}
+	c.until[key] = now.Add(slowCountTTL)
 }

@@ -3,8 +3,11 @@ package schema
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
+
+	sq "github.com/Masterminds/squirrel"
 )
 
 // TestLogPageTotals pins where a bounded list's total comes from: the
@@ -92,6 +95,24 @@ func TestBoundedStatements(t *testing.T) {
 		}
 		if err := s.Ping(ctx); err != nil {
 			t.Fatalf("after the timeouts: %v", err)
+		}
+		// The count that hit its bound is not tried again for a while; the
+		// same count with other values is.
+		quick := func(group int) sq.SelectBuilder {
+			return s.sb.Select("count(1)").From("(SELECT 1 AS n) one").Where(sq.Eq{"n": group})
+		}
+		q, args, _ := quick(1).ToSql()
+		s.slow.add(fmt.Sprint(q, args))
+		bd := Bounds{Statement: 5 * time.Second, Count: 5 * time.Second}
+		if got, err := s.boundedCount(ctx, quick(1), lower, bd); err != nil || got != lower {
+			t.Errorf("a count remembered as slow: %+v, %v; want the lower bound", got, err)
+		}
+		if got, err := s.boundedCount(ctx, quick(2), lower, bd); err != nil || !got.Exact {
+			t.Errorf("another count: %+v, %v; want it counted", got, err)
+		}
+		s.slow.now = func() time.Time { return time.Now().Add(slowCountTTL + time.Second) }
+		if got, err := s.boundedCount(ctx, quick(1), lower, bd); err != nil || !got.Exact {
+			t.Errorf("a slow count after its TTL: %+v, %v; want it counted again", got, err)
 		}
 		// A cancelled caller is the caller's error, not a time bound.
 		cctx, cancel := context.WithCancel(ctx)
