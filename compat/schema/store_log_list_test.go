@@ -40,6 +40,9 @@ func TestLogPageTotals(t *testing.T) {
 			{"small page, counted", 0, 2, LogFilter{}, 2, 25, ids[24]},
 			{"one job, by id", 0, 3, LogFilter{JobID: 1, NewestID: true}, 3, 13, ids[24]},
 			{"huge length", 0, 1 << 30, LogFilter{}, 25, 25, ids[24]},
+			{"huge start", 1 << 40, 10, LogFilter{}, 0, 25, 0},
+			{"a status that is not one: all", 0, 10, LogFilter{LogStatus: 7}, 10, 25, ids[24]},
+			{"a ten-year window", 0, 10, LogFilter{From: ptrTime(base.AddDate(-5, 0, 0)), To: ptrTime(base.AddDate(5, 0, 0)), NewestID: true}, 10, 25, ids[24]},
 		} {
 			list, total, err := s.LogPage(ctx, c.offset, c.size, c.f, bd)
 			if err != nil {
@@ -122,3 +125,5 @@ func TestBoundedStatements(t *testing.T) {
 		}
 	})
 }
+
+func ptrTime(t time.Time) *time.Time { return &t }
