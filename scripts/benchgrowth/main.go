@@ -7,7 +7,10 @@
 // (median of -runs after a warm-up). The table goes to bench/out/growth.md.
 //
 //	go run ./scripts/benchgrowth -ours after=bin/xxl-admin-go [-ours before=/path/old] [-rows 1000000]
-//	    [-schema 2.4,3.4] [-jar …2.4.2.jar] [-jar342 …3.4.2.jar] [-runs 3] [-keep]
+//	    [-schema 2.4,3.4] [-jar …2.4.2.jar] [-jar342 …3.4.2.jar] [-runs 3] [-keep] [-postgres]
+//
+// -postgres also builds each data set in PostgreSQL and times ours' list
+// statements there through the store (no Java admin runs on PostgreSQL).
 package main
 
 import (
@@ -72,6 +75,8 @@ func run() error {
 	runs := flag.Int("runs", 3, "timed runs per shape after one warm-up")
 	keep := flag.Bool("keep", false, "keep the databases (their names are printed)")
 	out := flag.String("out", "bench/out/growth.md", "where the table goes")
+	maria := flag.Bool("mariadb", true, "build and measure the MariaDB data sets (false with -postgres: PostgreSQL only)")
+	pg := flag.Bool("postgres", false, "also build the data sets in PostgreSQL ("+envPostgres+") and time ours' list statements there")
 	flag.Parse()
 	if len(ours) == 0 {
 		ours = multiFlag{"after=bin/xxl-admin-go"}
@@ -120,6 +125,12 @@ func run() error {
 			abs, _ := filepath.Abs(path)
 			cands = append(cands, candidate{label: label, path: abs})
 		}
+		if !*maria {
+			if err := measurePostgres(ctx, &table, gen, *rows, *runs, *keep); err != nil {
+				return fmt.Errorf("postgres %s: %w", sc, err)
+			}
+			continue
+		}
 		b := make([]byte, 4)
 		_, _ = rand.Read(b)
 		name := "xxl_growth_" + strings.ReplaceAll(sc, ".", "") + "_" + hex.EncodeToString(b)
@@ -143,6 +154,11 @@ func run() error {
 			res[c.label] = r
 		}
 		writeTable(&table, sc, ds, cands, res)
+		if *pg {
+			if err := measurePostgres(ctx, &table, gen, *rows, *runs, *keep); err != nil {
+				return fmt.Errorf("postgres %s: %w", sc, err)
+			}
+		}
 	}
 	fmt.Print(table.String())
 	if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil {
