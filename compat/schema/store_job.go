@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	sq "github.com/Masterminds/squirrel"
 )
@@ -249,6 +250,31 @@ func (s *Store) JobsByGroup(ctx context.Context, group int) ([]JobInfo, error) {
 }
 
 // JobFindAllCount is findAllCount.
+// JobCountBounded is JobFindAllCount for the dashboard. A table the
+// server estimates at under bigJobTable rows is counted as Java counts it;
+// a larger one is counted exactly when that takes the database at most
+// bound, else its count is the server's estimate (exact false): a million
+// jobs take MariaDB ~0.4 s to count, on every visit of the dashboard.
+func (s *Store) JobCountBounded(ctx context.Context, bound time.Duration) (n int, exact bool, err error) {
+	est, err := s.rowsEstimate(ctx, "xxl_job_info")
+	if err != nil {
+		return 0, false, err
+	}
+	if est < bigJobTable {
+		n, err := s.JobFindAllCount(ctx)
+		return n, err == nil, err
+	}
+	t, err := s.boundedCount(ctx, s.sb.Select("count(1)").From("xxl_job_info"), Total{N: int(est)}, Bounds{Statement: bound, Count: bound})
+	if err != nil {
+		return 0, false, fmt.Errorf("count all jobs: %w", err)
+	}
+	return t.N, t.Exact, nil
+}
+
+// bigJobTable is the estimated size from which the dashboard's job count
+// is bounded.
+const bigJobTable = 100_000
+
 func (s *Store) JobFindAllCount(ctx context.Context) (int, error) {
 	n, err := s.count(ctx, s.sb.Select("count(1)").From("xxl_job_info"))
 	if err != nil {

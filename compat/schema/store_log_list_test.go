@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -127,3 +128,33 @@ func TestBoundedStatements(t *testing.T) {
 }
 
 func ptrTime(t time.Time) *time.Time { return &t }
+
+// TestJobCountBounded pins the dashboard's job count: exact as Java's on
+// a small table; on one the server estimates at bigJobTable rows or more,
+// exact within its bound, else the estimate, flagged.
+func TestJobCountBounded(t *testing.T) {
+	forEachPrepared(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		if n, exact, err := s.JobCountBounded(ctx, time.Nanosecond); err != nil || n != 1 || !exact {
+			t.Fatalf("small table: %d %v %v; want the seed job, exact", n, exact, err)
+		}
+		cols := strings.Join(s.jobCols()[1:], ", ")
+		for n := 1; n < bigJobTable; n *= 2 {
+			rawExec(t, s, "INSERT INTO xxl_job_info ("+cols+") SELECT "+cols+" FROM xxl_job_info")
+		}
+		switch s.Backend() {
+		case MySQL:
+			rawExec(t, s, "ANALYZE TABLE xxl_job_info")
+		default:
+			rawExec(t, s, "ANALYZE xxl_job_info")
+		}
+		const all = 131072
+		if n, exact, err := s.JobCountBounded(ctx, 5*time.Second); err != nil || n != all || !exact {
+			t.Errorf("large table, time enough: %d %v %v; want %d exact", n, exact, err, all)
+		}
+		n, exact, err := s.JobCountBounded(ctx, time.Nanosecond)
+		if err != nil || exact || n < bigJobTable || n > 2*all {
+			t.Errorf("large table, no time: %d %v %v; want the estimate (about %d), not exact", n, exact, err, all)
+		}
+	})
+}

@@ -82,7 +82,7 @@ func (s *Store) PlanTune(ctx context.Context) (TunePlan, error) {
 	for _, ix := range have {
 		names[strings.ToLower(ix.Name)] = true
 	}
-	if p.Rows, err = s.logRowsEstimate(ctx); err != nil {
+	if p.Rows, err = s.rowsEstimate(ctx, "xxl_job_log"); err != nil {
 		return p, err
 	}
 	for _, ix := range tuneIndexes {
@@ -106,19 +106,21 @@ func (s *Store) PlanTune(ctx context.Context) (TunePlan, error) {
 	return p, nil
 }
 
-func (s *Store) logRowsEstimate(ctx context.Context) (int64, error) {
+// rowsEstimate is the server's estimate of a table's rows (information
+// schema, pg_class; the id span on SQLite), read without counting them.
+func (s *Store) rowsEstimate(ctx context.Context, table string) (int64, error) {
 	var q string
 	switch s.d.backend() {
 	case MySQL:
-		q = "SELECT COALESCE(MAX(table_rows), 0) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = 'xxl_job_log'"
+		q = "SELECT COALESCE(MAX(table_rows), 0) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = '" + table + "'"
 	case Postgres:
-		q = "SELECT GREATEST(COALESCE(MAX(reltuples), 0), 0)::bigint FROM pg_class WHERE relname = 'xxl_job_log' AND relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())"
+		q = "SELECT GREATEST(COALESCE(MAX(reltuples), 0), 0)::bigint FROM pg_class WHERE relname = '" + table + "' AND relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())"
 	default:
-		q = "SELECT COALESCE(MAX(id) - MIN(id) + 1, 0) FROM xxl_job_log"
+		q = "SELECT COALESCE(MAX(id) - MIN(id) + 1, 0) FROM " + table
 	}
 	var n int64
 	if err := s.q.QueryRowContext(ctx, q).Scan(&n); err != nil {
-		return 0, fmt.Errorf("estimate xxl_job_log rows: %w", err)
+		return 0, fmt.Errorf("estimate %s rows: %w", table, err)
 	}
 	return n, nil
 }
