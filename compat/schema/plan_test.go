@@ -180,6 +180,8 @@ func TestConsolePlans(t *testing.T) {
 					{"log list, one group", logs(LogFilter{JobGroup: 2})},
 					{"log list, one job", logs(LogFilter{JobGroup: 2, JobID: 7})},
 					{"log list, failed only", logs(LogFilter{LogStatus: 2})},
+					{"log list, running", logs(LogFilter{LogStatus: 3})},
+					{"log list, success", logs(LogFilter{LogStatus: 1})},
 					{"log list, a permitted user's groups", logs(LogFilter{JobGroups: []int{1, 3}})},
 					{"log list, a one-day window", logs(LogFilter{From: &day, To: &dayEnd})},
 					{"log list, deep page", func() sq.Sqlizer {
