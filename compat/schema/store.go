@@ -37,10 +37,6 @@ type Store struct {
 	// scheduleRows is the size of the last schedule pre-read, the next
 	// one's starting capacity; shared likewise.
 	scheduleRows *atomic.Int64
-	// flavor tells MariaDB from MySQL for statement time bounds; shared likewise.
-	flavor *serverFlavor
-	// slow remembers the list counts that hit their bound; shared likewise.
-	slow *slowCounts
 
 	// prepareLockWait bounds how long Prepare waits on MySQL for another
 	// admin preparing the same database (see prepare_lock.go).
@@ -48,6 +44,12 @@ type Store struct {
 	// maxIdle is the pool's idle limit (MySQL, PostgreSQL), restored after
 	// an upgrade has closed the idle connections (upgrade_apply.go).
 	maxIdle int
+
+	// flavor tells MariaDB from MySQL for statement time bounds; shared
+	// with the Stores of its transactions, as is slow, the list counts
+	// that hit their bound (store_bound.go).
+	flavor *serverFlavor
+	slow   *slowCounts
 }
 
 // txBeginner is what *sql.DB and *sql.Conn share for WithTx.
@@ -109,12 +111,17 @@ func Open(ctx context.Context, t Target, pool PoolSettings) (*Store, error) {
 }
 
 func newStore(db *sql.DB, d dialect, loc *time.Location) *Store {
+	s := baseStore(db, d, loc)
+	s.flavor, s.slow = &serverFlavor{}, &slowCounts{until: map[string]time.Time{}, now: time.Now}
+	return s
+}
+
+func baseStore(db *sql.DB, d dialect, loc *time.Location) *Store {
 	if loc == nil {
 		loc = time.Local
 	}
 	return &Store{db: db, q: d.wrap(db), begin: db, d: d, loc: loc, sb: sq.StatementBuilder, errs: new(atomic.Int64),
-		caps: &insertCaps{}, shape: &Shape{Generation: Gen2}, strs: &shortStrings{}, scheduleRows: new(atomic.Int64), flavor: &serverFlavor{},
-		slow:            &slowCounts{until: map[string]time.Time{}, now: time.Now},
+		caps: &insertCaps{}, shape: &Shape{Generation: Gen2}, strs: &shortStrings{}, scheduleRows: new(atomic.Int64),
 		prepareLockWait: defaultPrepareLockWait}
 }
 
