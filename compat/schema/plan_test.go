@@ -60,10 +60,10 @@ func fillForPlans(t *testing.T, s *Store) time.Time {
 	return end
 }
 
-// plan explains b on one connection: MySQL's EXPLAIN rows as
+// explainPlan explains b on one connection: MySQL's EXPLAIN rows as
 // "table type key extra", PostgreSQL's text plan (enable_seqscan off),
 // SQLite's EXPLAIN QUERY PLAN details.
-func plan(t *testing.T, s *Store, b sq.Sqlizer) []string {
+func explainPlan(t *testing.T, s *Store, b sq.Sqlizer) []string {
 	t.Helper()
 	ctx := context.Background()
 	q, args, err := b.ToSql()
@@ -121,10 +121,10 @@ func plan(t *testing.T, s *Store, b sq.Sqlizer) []string {
 	return out
 }
 
-// fullScan names what in a plan reads a table whole: a full table scan,
+// listFullScan names what in a plan reads a table whole: a full table scan,
 // or a whole index walked and then sorted (a walk in the list's order
 // stops at the page, and is fine).
-func fullScan(backend Backend, lines []string) string {
+func listFullScan(backend Backend, lines []string) string {
 	for _, l := range lines {
 		f := strings.Fields(l)
 		switch backend {
@@ -201,8 +201,8 @@ func TestConsolePlans(t *testing.T) {
 					}{"log count, one job", s.logCountQuery(LogFilter{JobGroup: 2, JobID: 7, GroupWithJob: true})})
 				}
 				for _, c := range cases {
-					lines := plan(t, s, c.b)
-					if bad := fullScan(s.Backend(), lines); bad != "" {
+					lines := explainPlan(t, s, c.b)
+					if bad := listFullScan(s.Backend(), lines); bad != "" {
 						t.Errorf("%s: reads a table whole: %s\nplan:\n%s", c.name, bad, strings.Join(lines, "\n"))
 					}
 				}
