@@ -25,22 +25,25 @@ var ErrStatementTimeout = errors.New("the database did not answer within the sta
 const backstop = 2 * time.Second
 
 // serverFlavor tells MariaDB from MySQL, whose per-statement time bounds
-// are spelt differently; asked once per store (and its transactions).
+// are spelt differently; asked once per store (and its transactions), and
+// again after a failed ask (a cancelled request must not decide it).
 type serverFlavor struct {
-	once    sync.Once
+	mu      sync.Mutex
+	known   bool
 	mariaDB bool
 }
 
-func (s *Store) isMariaDB(ctx context.Context) bool {
-	s.flavor.once.Do(func() {
+func (s *Store) isMariaDB(ctx context.Context) (bool, error) {
+	s.flavor.mu.Lock()
+	defer s.flavor.mu.Unlock()
+	if !s.flavor.known {
 		var v string
-		if err := s.q.QueryRowContext(ctx, "SELECT VERSION()").Scan(&v); err == nil {
-			s.flavor.mariaDB = strings.Contains(strings.ToLower(v), "mariadb")
-		} else {
-			s.flavor.mariaDB = true // the CI server; MySQL then ignores nothing: its error says why
+		if err := s.q.QueryRowContext(ctx, "SELECT VERSION()").Scan(&v); err != nil {
+			return false, fmt.Errorf("server version: %w", err)
 		}
-	})
-	return s.flavor.mariaDB
+		s.flavor.known, s.flavor.mariaDB = true, strings.Contains(strings.ToLower(v), "mariadb")
+	}
+	return s.flavor.mariaDB, nil
 }
 
 // bounded adapts a SELECT to run for at most d (none when d <= 0): the
@@ -57,9 +60,16 @@ func (s *Store) bounded(ctx context.Context, d time.Duration, b sq.SelectBuilder
 		return c, cancel, b
 	}
 	ms := max(d.Milliseconds(), 1)
-	if s.isMariaDB(ctx) {
+	maria, err := s.isMariaDB(ctx)
+	switch {
+	case err != nil:
+		// Unknown flavour: the context alone bounds the wait (the server
+		// may run on; the next statement asks again).
+		c, cancel := context.WithTimeout(ctx, d)
+		return c, cancel, b
+	case maria:
 		b = b.Prefix(fmt.Sprintf("SET STATEMENT max_statement_time=%.3f FOR", float64(ms)/1000))
-	} else {
+	default:
 		b = b.Options(fmt.Sprintf("/*+ MAX_EXECUTION_TIME(%d) */", ms))
 	}
 	c, cancel := context.WithTimeout(ctx, d+backstop)
