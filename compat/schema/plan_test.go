@@ -21,7 +21,7 @@ import (
 // says "an index path exists and is taken" whatever the row count.
 
 const (
-	planLogs = 5000
+	planLogs = 3000
 	planJobs = 1024
 )
 
@@ -186,7 +186,7 @@ func TestConsolePlans(t *testing.T) {
 					{"log list, a one-day window", logs(LogFilter{From: &day, To: &dayEnd})},
 					{"log list, deep page", func() sq.Sqlizer {
 						b, _ := s.logIDsQuery(ctx, LogFilter{NewestID: newest})
-						return page(b, 4000, 51)
+						return page(b, 2000, 51)
 					}()},
 					{"log count, a one-day window", s.logCountQuery(LogFilter{From: &day, To: &dayEnd})},
 					{"job list, all", page(s.sb.Select("id").From("xxl_job_info").OrderBy("id DESC"), 0, 51)},
