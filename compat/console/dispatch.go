@@ -189,7 +189,7 @@ func (c *Console) failure(x *exchange, rt endpoint, err error) {
 
 // statementTimeoutText answers a list whose statement hit its time bound
 // (DefaultListBounds): the Java admin has no such answer, it waits.
-const statementTimeoutText = "The database did not answer within the list's time bound: narrow the filter (one job, a shorter time range) or page less deep."
+const statementTimeoutText = "The database did not answer within the time bound of this list: narrow the filter (one job, a shorter time range) or page less deep."
 
 // permissionText is the group permission exception's message.
 func (c *Console) permissionText(u *schema.User) string {
