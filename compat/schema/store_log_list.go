@@ -121,10 +121,11 @@ const smallJob = 20_000
 // optimizer's choice).
 func (s *Store) logListIndex(ctx context.Context, f LogFilter) (string, error) {
 	job := f.JobID > 0 && s.shape.LogJobIndex
+	byTime := s.shape.LogTimeIndex
 	switch {
 	case f.NewestID && job:
 		return "I_jobid", nil // ordered by id within the job: no sort
-	case f.NewestID && f.From != nil && f.To != nil:
+	case f.NewestID && f.From != nil && f.To != nil && byTime:
 		if force, err := s.windowByIndex(ctx, *f.From, *f.To); err != nil || force {
 			return "I_trigger_time", err
 		}
@@ -139,11 +140,11 @@ func (s *Store) logListIndex(ctx context.Context, f LogFilter) (string, error) {
 			page(s.sb.Select("1").From("xxl_job_log").Where(sq.Eq{"job_id": f.JobID}), 0, smallJob), "t")).Scan(&n); err != nil {
 			return "", fmt.Errorf("size of job %d's logs: %w", f.JobID, err)
 		}
-		if n < smallJob {
+		if n < smallJob || !byTime {
 			return "I_jobid", nil
 		}
 		return "I_trigger_time", nil
-	case f.LogStatus == 3:
+	case f.LogStatus == 3 || !byTime:
 		return "", nil // running: few rows, found by I_handle_code
 	default:
 		return "I_trigger_time", nil

@@ -166,3 +166,36 @@ func TestJobCountBounded(t *testing.T) {
 		}
 	})
 }
+
+// TestLogPageWithoutTimeIndex: a database whose xxl_job_log lost
+// I_trigger_time still lists its logs (the list never names an index the
+// table lacks).
+func TestLogPageWithoutTimeIndex(t *testing.T) {
+	forEachPrepared(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		base := at(s, 2026, 3, 1, 8, 0, 0)
+		for i := range 5 {
+			tt := base.Add(time.Duration(i) * time.Hour)
+			if _, err := s.LogSave(ctx, JobLog{JobGroup: 1, JobID: 1, TriggerTime: &tt}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		switch s.Backend() {
+		case MySQL:
+			rawExec(t, s, "DROP INDEX I_trigger_time ON xxl_job_log")
+		case Postgres:
+			rawExec(t, s, "DROP INDEX i_trigger_time")
+		default:
+			rawExec(t, s, "DROP INDEX I_trigger_time")
+		}
+		if _, err := s.Prepare(ctx, PrepareOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		from, to := base.Add(time.Hour), base.Add(2*time.Hour)
+		for _, f := range []LogFilter{{}, {JobID: 1}, {From: &from, To: &to}, {From: &from, To: &to, NewestID: true}, {LogStatus: 2}} {
+			if _, total, err := s.LogPage(ctx, 0, 10, f, Bounds{Statement: 5 * time.Second, Count: time.Second}); err != nil || !total.Exact {
+				t.Errorf("%+v: %+v %v", f, total, err)
+			}
+		}
+	})
+}
