@@ -112,7 +112,7 @@ func Open(ctx context.Context, t Target, pool PoolSettings) (*Store, error) {
 
 func newStore(db *sql.DB, d dialect, loc *time.Location) *Store {
 	s := baseStore(db, d, loc)
-	s.flavor, s.slow = &serverFlavor{}, &slowCounts{until: map[string]time.Time{}, now: time.Now}
+	s.flavor, s.slow = &serverFlavor{}, &slowCounts{until: map[string]slowCount{}, now: time.Now}
 	return s
 }
 

@@ -153,8 +153,8 @@ func (s *Store) pagedIDs(ctx context.Context, b sq.SelectBuilder, offset, size i
 const maxProbe = 100_000
 
 // boundedCount counts under the count bound; on timeout it keeps the
-// lower bound it has, and the same count (same statement, same values) is
-// not tried again for slowCountTTL: a person paging through a large list
+// lower bound it has, and once the same count (same statement, same
+// values) hit its bound twice it is not tried again for slowCountTTL: a person paging through a large list
 // does not pay the bound on every page, nor the database the work.
 func (s *Store) boundedCount(ctx context.Context, b sq.SelectBuilder, lower Total, bd Bounds) (Total, error) {
 	d := bd.Count
@@ -186,16 +186,23 @@ func (s *Store) boundedCount(ctx context.Context, b sq.SelectBuilder, lower Tota
 	}
 }
 
-// slowCountTTL is how long a count that hit its bound is not tried again:
-// its list shows a lower bound for that long even if the table shrank.
+// slowCountTTL is how long a count that hit its bound twice is not tried
+// again: its list shows a lower bound for that long even if the table
+// shrank. Once is not enough: the first count of a filter often reads
+// pages from disk that the next one finds in memory.
 const slowCountTTL = time.Minute
 
 // slowCounts remembers the counts that hit their bound (at most
 // slowCountsMax; older entries are dropped when full).
 type slowCounts struct {
 	mu    sync.Mutex
-	until map[string]time.Time
+	until map[string]slowCount
 	now   func() time.Time
+}
+
+type slowCount struct {
+	until time.Time
+	times int // bound hits within the TTL
 }
 
 const slowCountsMax = 1024
@@ -203,12 +210,12 @@ const slowCountsMax = 1024
 func (c *slowCounts) has(key string) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	t, ok := c.until[key]
-	if ok && c.now().After(t) {
+	e, ok := c.until[key]
+	if ok && c.now().After(e.until) {
 		delete(c.until, key)
 		return false
 	}
-	return ok
+	return ok && e.times >= 2
 }
 
 func (c *slowCounts) add(key string) {
@@ -216,8 +223,8 @@ func (c *slowCounts) add(key string) {
 	defer c.mu.Unlock()
 	now := c.now()
 	if len(c.until) >= slowCountsMax {
-		for k, t := range c.until {
-			if now.After(t) {
+		for k, e := range c.until {
+			if now.After(e.until) {
 				delete(c.until, k)
 			}
 		}
@@ -225,5 +232,6 @@ func (c *slowCounts) add(key string) {
 			clear(c.until)
 		}
 	}
-	c.until[key] = now.Add(slowCountTTL)
+	e := c.until[key]
+	c.until[key] = slowCount{until: now.Add(slowCountTTL), times: e.times + 1}
 }

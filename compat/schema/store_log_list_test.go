@@ -107,6 +107,11 @@ func TestBoundedStatements(t *testing.T) {
 		}
 		q, args, _ := quick(1).ToSql()
 		s.slow.add(fmt.Sprint(q, args))
+		if got, err := s.boundedCount(ctx, quick(1), lower, Bounds{Statement: 5 * time.Second, Count: 5 * time.Second}); err != nil || !got.Exact {
+			t.Errorf("a count that hit its bound once: %+v, %v; want it tried again", got, err)
+		}
+		s.slow.add(fmt.Sprint(q, args))
+		s.slow.add(fmt.Sprint(q, args))
 		bd := Bounds{Statement: 5 * time.Second, Count: 5 * time.Second}
 		if got, err := s.boundedCount(ctx, quick(1), lower, bd); err != nil || got != lower {
 			t.Errorf("a count remembered as slow: %+v, %v; want the lower bound", got, err)
