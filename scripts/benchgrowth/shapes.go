@@ -248,11 +248,18 @@ func writeTable(w io.Writer, sc string, ds dataset, cands []candidate, res map[s
 	for _, c := range cands {
 		fmt.Fprintf(w, " %s |", c.label)
 	}
-	fmt.Fprintf(w, " %s / %s |\n|---|", cands[len(cands)-1].label, cands[0].label)
+	ratio := len(cands) > 1
+	if ratio {
+		fmt.Fprintf(w, " %s / %s |", cands[len(cands)-1].label, cands[0].label)
+	}
+	fmt.Fprint(w, "\n|---|")
 	for range cands {
 		fmt.Fprint(w, "---|")
 	}
-	fmt.Fprintln(w, "---|")
+	if ratio {
+		fmt.Fprint(w, "---|")
+	}
+	fmt.Fprintln(w)
 	for i, r := range res[cands[0].label] {
 		fmt.Fprintf(w, "| %s |", r.shape)
 		for _, c := range cands {
@@ -266,12 +273,16 @@ func writeTable(w io.Writer, sc string, ds dataset, cands []candidate, res map[s
 			}
 			fmt.Fprintf(w, " %s |", cell)
 		}
-		first, last := r.median, res[cands[len(cands)-1].label][i].median
-		ratio := "—"
-		if first > 0 && last > 0 {
-			ratio = fmt.Sprintf("%.2f", float64(last)/float64(first))
+		if !ratio {
+			fmt.Fprintln(w)
+			continue
 		}
-		fmt.Fprintf(w, " %s |\n", ratio)
+		first, last := r.median, res[cands[len(cands)-1].label][i].median
+		cell := "—"
+		if first > 0 && last > 0 {
+			cell = fmt.Sprintf("%.2f", float64(last)/float64(first))
+		}
+		fmt.Fprintf(w, " %s |\n", cell)
 	}
 }
 
