@@ -96,7 +96,7 @@ func timedOut(ctx, bctx context.Context, err error) bool {
 // boundErr turns a timed-out statement into ErrStatementTimeout.
 func boundErr(ctx, bctx context.Context, d time.Duration, err error) error {
 	if timedOut(ctx, bctx, err) {
-		return fmt.Errorf("%w (%s)", ErrStatementTimeout, d)
+		return fmt.Errorf("%w (%s): %v", ErrStatementTimeout, d, err)
 	}
 	return err
 }
