@@ -32,12 +32,20 @@ const dbUsage = `usage:
       a fire, a schedule round or a registration within --idle (default 1m),
       or the schedule lock or the jobs' next times moving for 3 s.
       Exits 0 when done (or nothing to do), 1 when refused or failed.
+  xxl-admin-go db tune [--apply] [--key=value ...]
+      Prints the indexes xxl-job 3.4.2 added to xxl_job_log (I_jobid,
+      I_jobgroup) that this database lacks, with their DDL (online where the
+      database has it: MariaDB/MySQL ALGORITHM=INPLACE, LOCK=NONE;
+      PostgreSQL CREATE INDEX CONCURRENTLY) and a rough time for the
+      table's size; changes nothing. --apply builds them one by one,
+      showing progress. The admin itself never alters a table.
   The database is the server's: the same --key=value options, PARAMS,
   JAVA_OPTS, environment and application.properties (spring.datasource.*).`
 
 // dbArgs are the parsed words after "db".
 type dbArgs struct {
-	action      string // check or upgrade
+	action      string // check, upgrade or tune
+	apply       bool   // tune --apply
 	to          schema.Generation
 	dryRun      bool
 	removeDupes bool
@@ -50,15 +58,15 @@ var errDBHelp = errors.New("help")
 func parseDBArgs(args []string) (dbArgs, error) {
 	p := dbArgs{idle: schema.DefaultIdle}
 	if len(args) == 0 {
-		return p, errors.New("say check or upgrade")
+		return p, errors.New("say check, upgrade or tune")
 	}
 	switch args[0] {
-	case "check", "upgrade":
+	case "check", "upgrade", "tune":
 		p.action = args[0]
 	case "-h", "--help", "help":
 		return p, errDBHelp
 	default:
-		return p, fmt.Errorf("unknown action %q: say check or upgrade", args[0])
+		return p, fmt.Errorf("unknown action %q: say check, upgrade or tune", args[0])
 	}
 	value := func(i *int, name string) (string, error) {
 		if v, ok := strings.CutPrefix(args[*i], name+"="); ok {
@@ -91,6 +99,8 @@ func parseDBArgs(args []string) (dbArgs, error) {
 			}
 		case a == "--dry-run":
 			p.dryRun = true
+		case a == "--apply":
+			p.apply = true
 		case a == "--remove-duplicate-registrations":
 			p.removeDupes = true
 		case a == "--config" || a == "-config":
@@ -111,8 +121,12 @@ func parseDBArgs(args []string) (dbArgs, error) {
 		return p, errors.New("upgrade needs --to 3.4")
 	case p.action == "upgrade" && p.to != schema.Gen3:
 		return p, fmt.Errorf("--to %s: the only upgrade is to 3.4", p.to)
-	case p.action == "check" && (p.to != "" || p.dryRun || p.removeDupes):
-		return p, errors.New("check takes no --to, --dry-run or --remove-duplicate-registrations")
+	case p.action == "check" && (p.to != "" || p.dryRun || p.removeDupes || p.apply):
+		return p, errors.New("check takes no --to, --dry-run, --apply or --remove-duplicate-registrations")
+	case p.action == "upgrade" && p.apply:
+		return p, errors.New("upgrade takes no --apply (it applies unless --dry-run)")
+	case p.action == "tune" && (p.to != "" || p.dryRun || p.removeDupes):
+		return p, errors.New("tune takes only --apply (without it, it prints and changes nothing)")
 	}
 	return p, nil
 }
@@ -142,9 +156,12 @@ func runDB(args []string, env func(args []string) config.Env, stdout, stderr io.
 	}
 	defer store.Close()
 	_, _ = fmt.Fprintf(stdout, "database: %s %s (zone %s)\n", target.Backend, target.Display, target.Loc)
-	if p.action == "check" {
+	switch p.action {
+	case "check":
 		err = runDBCheck(ctx, store, cfg, stdout)
-	} else {
+	case "tune":
+		err = runDBTune(ctx, store, p.apply, isTerminal(stdout), stdout)
+	default:
 		err = runDBUpgrade(ctx, store, p, cfg, stdout)
 	}
 	if err != nil {

@@ -335,6 +335,25 @@ func TestJobLogActions(t *testing.T) {
 	tb.Clean("log actions")
 }
 
+// A list whose total is a lower bound ("countExact":false, a large
+// table) says so on its info line; an exact one again does not.
+func TestJobLogLowerBound(t *testing.T) {
+	t.Parallel()
+	b := browser.ForTest(t)
+	_, tb := openFresh(t, b, "/joblog?jobId=7", "joblog")
+	tb.waitCall("/joblog/pageList", 1)
+	tb.Set(`#xj-filter-status`, "2")
+	tb.Click(`#xj-search`)
+	tb.Wait(`document.querySelector('#xj-log-list_wrapper .dataTables_info .xj-lower-bound') !== null`)
+	if got := tb.Str(`document.querySelector('#xj-log-list_wrapper .dataTables_info .xj-lower-bound').textContent`); got != " (≥ 51)" {
+		t.Errorf("lower bound shown as %q", got)
+	}
+	tb.Set(`#xj-filter-status`, "-1")
+	tb.Click(`#xj-search`)
+	tb.Wait(`document.querySelector('#xj-log-list_wrapper .dataTables_info .xj-lower-bound') === null`)
+	tb.Clean("log lower bound")
+}
+
 // Executor and user forms: client-side rules, then exactly the recorded
 // parameters (jobgroup_save.en, user_add.en, user_update.en).
 func TestGroupAndUserForms(t *testing.T) {

@@ -134,6 +134,12 @@ type Console struct {
 	Secret string
 	// Signin is the company sign-in (OIDC, LDAP): signin.go.
 	Signin Signin
+	// StatementTimeout (xxl.job.console.statement-timeout, default 5s)
+	// bounds each statement of the log and job lists; CountTimeout
+	// (xxl.job.console.count-timeout, default 80ms) is what a list's exact
+	// total may take before it is shown as a lower bound.
+	StatementTimeout time.Duration
+	CountTimeout     time.Duration
 }
 
 // OpenAPI holds the job management API's keys (new: the Java admin has no
@@ -229,6 +235,8 @@ var defaults = map[string]string{
 	"xxl.job.alarm.webhook.secret":                         "",
 	"xxl.job.alarm.timeout":                                "5000",
 	"xxl.job.console.legacy-cookie":                        "false",
+	"xxl.job.console.statement-timeout":                    "5s",
+	"xxl.job.console.count-timeout":                        "80ms",
 	"xxl.job.console.secret":                               "",
 	"xxl.job.console.password-login":                       "true",
 	"xxl.job.console.break-glass-user":                     "",
@@ -562,7 +570,12 @@ func build(r resolver, generation int) (*Config, error) {
 		Timeout:       r.millis("xxl.job.alarm.timeout", &errs),
 	}
 	c.Console = Console{LegacyCookie: r.boolean("xxl.job.console.legacy-cookie"),
-		Secret: r.secret("xxl.job.console.secret", &errs), Signin: buildSignin(r, &errs)}
+		Secret: r.secret("xxl.job.console.secret", &errs), Signin: buildSignin(r, &errs),
+		StatementTimeout: springDuration("xxl.job.console.statement-timeout", r.str("xxl.job.console.statement-timeout"), &errs),
+		CountTimeout:     springDuration("xxl.job.console.count-timeout", r.str("xxl.job.console.count-timeout"), &errs)}
+	if c.Console.StatementTimeout <= 0 || c.Console.CountTimeout <= 0 {
+		errs = append(errs, fmt.Errorf("xxl.job.console.statement-timeout and count-timeout: must be positive"))
+	}
 	c.OpenAPI = OpenAPI{Token: r.secret("xxl.job.openapi.token", &errs), User: strings.TrimSpace(r.str("xxl.job.openapi.user"))}
 	switch {
 	case c.OpenAPI.Token == "":

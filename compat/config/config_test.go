@@ -114,6 +114,8 @@ func TestInvalidValuesNameTheKey(t *testing.T) {
 		"--xxl.job.logretentiondays=1.5":           "xxl.job.logretentiondays",
 		"--spring.datasource.hikari.idle-timeout=": "spring.datasource.hikari.idle-timeout",
 		"--logging.level.root=loud":                "logging.level.root",
+		"--xxl.job.console.count-timeout=soon":     "xxl.job.console.count-timeout",
+		"--xxl.job.console.statement-timeout=0":    "xxl.job.console.statement-timeout",
 		"stray":                                    "unexpected argument",
 	}
 	for arg, want := range cases {
@@ -272,5 +274,17 @@ func TestHTTPLimitsAndExposure(t *testing.T) {
 		if _, err := Load(fakeEnv([]string{bad}, nil, nil)); err == nil || !strings.Contains(err.Error(), strings.TrimPrefix(strings.Split(bad, "=")[0], "--")) {
 			t.Errorf("%s: %v", bad, err)
 		}
+	}
+}
+
+// The console lists' time bounds: defaults, milliseconds or a duration.
+func TestConsoleListBounds(t *testing.T) {
+	c, err := Load(fakeEnv(nil, nil, nil))
+	if err != nil || c.Console.StatementTimeout != 5*time.Second || c.Console.CountTimeout != 80*time.Millisecond {
+		t.Fatalf("defaults: %v %v %v", c.Console.StatementTimeout, c.Console.CountTimeout, err)
+	}
+	c, err = Load(fakeEnv([]string{"--xxl.job.console.statement-timeout=20s", "--xxl.job.console.count-timeout=250"}, nil, nil))
+	if err != nil || c.Console.StatementTimeout != 20*time.Second || c.Console.CountTimeout != 250*time.Millisecond {
+		t.Fatalf("set: %v %v %v", c.Console.StatementTimeout, c.Console.CountTimeout, err)
 	}
 }

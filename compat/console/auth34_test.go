@@ -61,7 +61,7 @@ func (b *syncBuffer) String() string {
 	return b.b.String()
 }
 
-func newEnv34(t *testing.T, s *schema.Store, timeout time.Duration) *env34 {
+func newEnv34(t *testing.T, s *schema.Store, timeout time.Duration, opts ...func(*Config)) *env34 {
 	t.Helper()
 	now := time.Date(2026, 11, 27, 14, 0, 0, 0, time.UTC)
 	e := &env34{t: t, store: s, now: &now, audit: &syncBuffer{}}
@@ -76,12 +76,16 @@ func newEnv34(t *testing.T, s *schema.Store, timeout time.Duration) *env34 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := New(Config{
+	cfg := Config{
 		Store: s, Jobs: jobs.New(jobs.Config{Store: s, Texts: texts, Rules: jobs.Rules342, FixRate: cron.FixRate342, Loc: shanghai,
 			Now: clock, Log: zerolog.New(e.audit)}), Trigger: &submits{}, Executor: &fakeExecutor{},
 		Results: overwriter{s}, Texts: texts, Files: files, Secret: []byte("0123456789abcdef0123456789abcdef"),
 		Generation: 3, TokenTimeout: timeout, Loc: shanghai, Now: clock, Log: zerolog.Nop(),
-	})
+	}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	c, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,9 +56,19 @@ type Config struct {
 	// Signin is the company sign-in (OIDC, LDAP); nil: off.
 	Signin *SigninConfig
 	Loc    *time.Location // the admin's zone (report days, dates in pages)
-	Now    func() time.Time
-	Log    zerolog.Logger
+	// ListBounds are the time bounds of the lists' statements (the log and
+	// job lists); zero: DefaultListBounds.
+	ListBounds schema.Bounds
+	Now        func() time.Time
+	Log        zerolog.Logger
 }
+
+// DefaultListBounds: no list statement runs longer than 5 s (the page
+// says so instead of hanging), and a list's exact total may take 80 ms of
+// the database before the list shows a lower bound ("more than N") — on a
+// table of millions of logs an exact count costs seconds, and the page of
+// rows it belongs to costs milliseconds (docs/operations.md, growth).
+var DefaultListBounds = schema.Bounds{Statement: 5 * time.Second, Count: 80 * time.Millisecond}
 
 // Console serves the web console.
 type Console struct {
@@ -92,6 +102,9 @@ func New(cfg Config) (*Console, error) {
 	}
 	if len(cfg.Secret) < 16 {
 		return nil, fmt.Errorf("console: the session secret must have at least 16 bytes")
+	}
+	if cfg.ListBounds == (schema.Bounds{}) {
+		cfg.ListBounds = DefaultListBounds
 	}
 	gen3 := cfg.Generation == 3
 	if cfg.TokenKey == "" {

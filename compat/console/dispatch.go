@@ -170,6 +170,9 @@ func (c *Console) failure(x *exchange, rt endpoint, err error) {
 		msg = missing.Error()
 	case errors.Is(err, jobs.ErrNotFound):
 		msg = c.text("jobinfo_glue_jobid_unvalid")
+	case errors.Is(err, schema.ErrStatementTimeout):
+		c.log.Warn().Err(err).Str("path", x.r.URL.Path).Msg("console list stopped at its time bound")
+		msg = statementTimeoutText
 	case errors.Is(err, jobs.ErrPermission):
 		msg = runtimeException(c.permissionText(x.user)).Error()
 	default:
@@ -183,6 +186,10 @@ func (c *Console) failure(x *exchange, rt endpoint, err error) {
 	// Java's resolver turns line breaks into <br/> (console.md §1.3).
 	failResolved(x.w, strings.ReplaceAll(msg, "\n", "<br/>"))
 }
+
+// statementTimeoutText answers a list whose statement hit its time bound
+// (DefaultListBounds): the Java admin has no such answer, it waits.
+const statementTimeoutText = "The database did not answer within the time bound of this list: narrow the filter (one job, a shorter time range) or page less deep."
 
 // permissionText is the group permission exception's message.
 func (c *Console) permissionText(u *schema.User) string {

@@ -120,6 +120,9 @@ func (c *Console) failure34(x *exchange, rt endpoint, err error) {
 		msg = c.text("jobinfo_glue_jobid_invalid")
 	case errors.Is(err, jobs.ErrPermission):
 		msg = runtimeException(c.permissionText(x.user)).Error()
+	case errors.Is(err, schema.ErrStatementTimeout):
+		c.log.Warn().Err(err).Str("path", x.r.URL.Path).Msg("console list stopped at its time bound")
+		msg = statementTimeoutText
 	default:
 		c.log.Error().Err(err).Str("path", x.r.URL.Path).Msg("console request failed")
 		msg = c.text("system_opt_fail")

@@ -92,7 +92,7 @@ type env struct {
 
 const ctxPath = "/xxl-job-admin"
 
-func newEnv(t testing.TB, s *schema.Store, lang string, legacy bool) *env {
+func newEnv(t testing.TB, s *schema.Store, lang string, legacy bool, opts ...func(*Config)) *env {
 	t.Helper()
 	shanghai, err := time.LoadLocation("Asia/Shanghai")
 	if err != nil {
@@ -101,12 +101,16 @@ func newEnv(t testing.TB, s *schema.Store, lang string, legacy bool) *env {
 	now := time.Date(2026, 11, 23, 7, 2, 28, 0, shanghai) // the recordings' clock
 	e := &env{t: t, store: s, trig: &submits{}, exec: &fakeExecutor{}, now: now}
 	texts := i18n.Load(lang)
-	c, err := New(Config{
+	cfg := Config{
 		Store: s, Jobs: jobs.New(jobs.Config{Store: s, Texts: texts, Loc: shanghai, Now: func() time.Time { return now }}),
 		Trigger: e.trig, Executor: e.exec, Results: overwriter{s}, Texts: texts, Files: pageFS,
 		ContextPath: ctxPath, Secret: []byte("0123456789abcdef0123456789abcdef"), LegacyCookie: legacy,
 		Loc: shanghai, Now: func() time.Time { return now }, Log: zerolog.Nop(),
-	})
+	}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	c, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,7 @@ func (c *Console) index(x *exchange) error {
 // jobs, logs and successful logs of the report, distinct executor
 // addresses of all groups.
 func (c *Console) dashboardCounts(x *exchange) (IndexData, error) {
-	jobs, err := c.store.JobFindAllCount(x.ctx)
+	jobs, exact, err := c.store.JobCountBounded(x.ctx, c.cfg.ListBounds.Count)
 	if err != nil {
 		return IndexData{}, err
 	}
@@ -43,7 +43,7 @@ func (c *Console) dashboardCounts(x *exchange) (IndexData, error) {
 			addresses[a] = true
 		}
 	}
-	return IndexData{JobInfoCount: jobs, JobLogCount: total.Running + total.Success + total.Fail,
+	return IndexData{JobInfoCount: jobs, JobInfoCountEstimated: !exact, JobLogCount: total.Running + total.Success + total.Fail,
 		JobLogSuccessCount: total.Success, ExecutorCount: len(addresses)}, nil
 }
 

@@ -81,11 +81,11 @@ func (c *Console) jobinfoPageList(x *exchange) error {
 	} else {
 		f.JobGroups = accessOf(x.user).GroupIDs()
 	}
-	list, total, err := c.store.JobPageList(x.ctx, start, length, f)
+	list, total, err := c.store.JobPage(x.ctx, start, length, f, c.cfg.ListBounds)
 	if err != nil {
 		return err
 	}
-	dataTable(x.w, toJobsJSON(list), total)
+	dataTableTotal(x.w, toJobsJSON(list), total)
 	return nil
 }
 

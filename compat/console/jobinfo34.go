@@ -51,7 +51,7 @@ func (c *Console) jobinfoPageList34(x *exchange) error {
 	if status >= 0 {
 		f.TriggerStatus = &status
 	}
-	list, total, err := c.store.JobPageList(x.ctx, offset, pagesize, f)
+	list, total, err := c.store.JobPage(x.ctx, offset, pagesize, f, c.cfg.ListBounds)
 	if err != nil {
 		return err
 	}
@@ -59,7 +59,7 @@ func (c *Console) jobinfoPageList34(x *exchange) error {
 	for _, j := range list {
 		rows = append(rows, toJobJSON34(j))
 	}
-	okPage34(x.w, rows, total)
+	okPage34Total(x.w, rows, total)
 	return nil
 }
 

@@ -83,11 +83,11 @@ func (c *Console) joblogPageList(x *exchange) error {
 	}
 	f := schema.LogFilter{JobGroup: p.jobGroup, JobID: p.jobID, LogStatus: p.logStatus, JobGroups: accessOf(x.user).GroupIDs()}
 	f.From, f.To = c.filterTime(x.form.text("filterTime"))
-	list, total, err := c.store.LogPageList(x.ctx, p.start, p.length, f)
+	list, total, err := c.store.LogPage(x.ctx, p.start, p.length, f, c.cfg.ListBounds)
 	if err != nil {
 		return err
 	}
-	dataTable(x.w, toLogsJSON(list), total)
+	dataTableTotal(x.w, toLogsJSON(list), total)
 	return nil
 }
 

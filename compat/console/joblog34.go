@@ -45,7 +45,7 @@ func (c *Console) joblogPageList34(x *exchange) error {
 	if f.From, f.To, err = c.filterTime34(filterTime); err != nil {
 		return err
 	}
-	list, total, err := c.store.LogPageList(x.ctx, p.offset, p.pagesize, f)
+	list, total, err := c.store.LogPage(x.ctx, p.offset, p.pagesize, f, c.cfg.ListBounds)
 	if err != nil {
 		return err
 	}
@@ -53,7 +53,7 @@ func (c *Console) joblogPageList34(x *exchange) error {
 	for _, l := range list {
 		rows = append(rows, c.toLogJSON34(l))
 	}
-	okPage34(x.w, rows, total)
+	okPage34Total(x.w, rows, total)
 	return nil
 }
 

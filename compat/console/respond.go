@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 )
 
 // Content types of JSON answers (recordings, "Content-Type values seen"):
@@ -70,6 +72,14 @@ func failResolved(w http.ResponseWriter, msg string) {
 // HashMap (recordings jobgroup_pageList: recordsFiltered, data,
 // recordsTotal); both counts are the filtered count.
 func dataTable(w http.ResponseWriter, rows any, total int) {
+	dataTableTotal(w, rows, schema.Total{N: total, Exact: true})
+}
+
+// dataTableTotal is dataTable with a total that may be a lower bound: then
+// "countExact":false follows (the Java admin's totals are always exact and
+// it never writes the field), and the page shows "more than N".
+func dataTableTotal(w http.ResponseWriter, rows any, t schema.Total) {
+	total := t.N
 	var b bytes.Buffer
 	b.WriteString(`{"recordsFiltered":`)
 	b.Write(jackson(total))
@@ -77,6 +87,9 @@ func dataTable(w http.ResponseWriter, rows any, total int) {
 	b.Write(jackson(rows))
 	b.WriteString(`,"recordsTotal":`)
 	b.Write(jackson(total))
+	if !t.Exact {
+		b.WriteString(`,"countExact":false`)
+	}
 	b.WriteString(`}`)
 	writeBody(w, http.StatusOK, typeJSON, b.Bytes())
 }

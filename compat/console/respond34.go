@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 )
 
 // The 3.4.2 console's JSON answers (Spring Boot 4, Jackson 3): a
@@ -77,13 +79,25 @@ func gson(s string) []byte {
 // total; offset and pagesize are never set, so always 0 (answers of the
 // 3.4.2 jar to every pageList).
 type pageModel struct {
-	Data     any `json:"data"`
-	Offset   int `json:"offset"`
-	PageSize int `json:"pagesize"`
-	Total    int `json:"total"`
+	// CountExact is written only as false (members in alphabetical order):
+	// Total is then a lower bound (see dataTableTotal); 3.4.2 never writes it.
+	CountExact *bool `json:"countExact,omitempty"`
+	Data       any   `json:"data"`
+	Offset     int   `json:"offset"`
+	PageSize   int   `json:"pagesize"`
+	Total      int   `json:"total"`
 }
 
 // okPage34 answers Response.ofSuccess(pageModel).
 func okPage34(w http.ResponseWriter, rows any, total int) {
-	ok34(w, pageModel{Data: rows, Total: total})
+	okPage34Total(w, rows, schema.Total{N: total, Exact: true})
+}
+
+// okPage34Total is okPage34 with a total that may be a lower bound.
+func okPage34Total(w http.ResponseWriter, rows any, t schema.Total) {
+	m := pageModel{Data: rows, Total: t.N}
+	if !t.Exact {
+		m.CountExact = new(bool)
+	}
+	ok34(w, m)
 }

@@ -52,10 +52,13 @@ type GroupOption struct {
 
 // IndexData is the dashboard's model (console.md §3).
 type IndexData struct {
-	JobInfoCount       int `json:"jobInfoCount"`
-	JobLogCount        int `json:"jobLogCount"`
-	JobLogSuccessCount int `json:"jobLogSuccessCount"`
-	ExecutorCount      int `json:"executorCount"`
+	JobInfoCount int `json:"jobInfoCount"`
+	// JobInfoCountEstimated: JobInfoCount is the server's estimate (a
+	// table of jobs too large to count within the list count's bound).
+	JobInfoCountEstimated bool `json:"-"`
+	JobLogCount           int  `json:"jobLogCount"`
+	JobLogSuccessCount    int  `json:"jobLogSuccessCount"`
+	ExecutorCount         int  `json:"executorCount"`
 }
 
 // JobInfoData is the job list's model (console.md §5 /jobinfo).

@@ -178,4 +178,10 @@ type Shape struct {
 	// ScheduleTimezone: xxl_job_info has the optional schedule_timezone
 	// column, so jobs are read and written with it.
 	ScheduleTimezone bool
+	// LogJobIndex: xxl_job_log has I_jobid (3.4.2's, or db tune's), which
+	// the log list of one job picks on MySQL (store_log_list.go).
+	LogJobIndex bool
+	// LogTimeIndex: xxl_job_log has I_trigger_time (both generations'
+	// scripts create it; a list never names an index the table lacks).
+	LogTimeIndex bool
 }

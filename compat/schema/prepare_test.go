@@ -162,12 +162,13 @@ func TestPrepareAcceptsWidened(t *testing.T) {
 			}
 			return title.ReplaceAllString(stmt, "$1 varchar(64)")
 		})
-		rawExec(t, s, "CREATE INDEX I_jobid ON xxl_job_log (job_id)")
+		rawExec(t, s, "CREATE INDEX I_jobid ON xxl_job_log (job_id)") // db tune's: expected, no warning
+		rawExec(t, s, "CREATE INDEX I_mine ON xxl_job_log (executor_address)")
 		res, err := s.Prepare(context.Background(), PrepareOptions{})
 		mustNoErr(t, err)
-		index := "I_jobid"
+		index := "I_mine"
 		if s.Backend() == Postgres {
-			index = "i_jobid" // PostgreSQL folds unquoted names to lower case
+			index = "i_mine" // PostgreSQL folds unquoted names to lower case
 		}
 		want := []string{
 			"column xxl_job_group.title is varchar(64), expected varchar(12) (widened, accepted)",

@@ -45,6 +45,12 @@ type Store struct {
 	// maxIdle is the pool's idle limit (MySQL, PostgreSQL), restored after
 	// an upgrade has closed the idle connections (upgrade_apply.go).
 	maxIdle int
+
+	// flavor tells MariaDB from MySQL for statement time bounds; shared
+	// with the Stores of its transactions, as is slow, the list counts
+	// that hit their bound (store_bound.go).
+	flavor *serverFlavor
+	slow   *slowCounts
 }
 
 // txBeginner is what *sql.DB and *sql.Conn share for WithTx.
@@ -106,6 +112,12 @@ func Open(ctx context.Context, t Target, pool PoolSettings) (*Store, error) {
 }
 
 func newStore(db *sql.DB, d dialect, loc *time.Location) *Store {
+	s := baseStore(db, d, loc)
+	s.flavor, s.slow = &serverFlavor{}, &slowCounts{until: map[string]slowCount{}, now: time.Now}
+	return s
+}
+
+func baseStore(db *sql.DB, d dialect, loc *time.Location) *Store {
 	if loc == nil {
 		loc = time.Local
 	}

@@ -28,66 +28,6 @@ func (s *Store) ids(ctx context.Context, b sq.SelectBuilder) ([]int64, error) {
 	return selectAll(ctx, s, b, scanValue[int64])
 }
 
-// LogFilter holds the optional pageList conditions of xxl_job_log.
-// The zero value matches every log.
-type LogFilter struct {
-	JobGroup  int   // > 0 to filter; 2.4.2 ignores it when JobID > 0 (see GroupWithJob)
-	JobGroups []int // non-nil: only logs of these groups (a normal user's permitted groups)
-	JobID     int   // > 0 to filter
-	From, To  *time.Time
-	LogStatus int // 1 success, 2 failed, 3 running, other: all
-	// GroupWithJob applies JobGroup together with JobID, as 3.4.2's
-	// pageList does; 2.4.2's uses the group only without a job.
-	GroupWithJob bool
-	// NewestID orders LogPageList by id, newest first (3.4.2), instead of
-	// by trigger time (2.4.2).
-	NewestID bool
-}
-
-func (s *Store) applyLogFilter(b sq.SelectBuilder, f LogFilter) sq.SelectBuilder {
-	if f.JobGroup > 0 && (f.JobID == 0 || f.GroupWithJob) {
-		b = b.Where(sq.Eq{"job_group": f.JobGroup})
-	}
-	if f.JobGroups != nil {
-		b = b.Where(inOrNone("job_group", f.JobGroups))
-	}
-	if f.JobID > 0 {
-		b = b.Where(sq.Eq{"job_id": f.JobID})
-	}
-	if f.From != nil {
-		b = b.Where(sq.GtOrEq{"trigger_time": s.dbTime(*f.From)})
-	}
-	if f.To != nil {
-		b = b.Where(sq.LtOrEq{"trigger_time": s.dbTime(*f.To)})
-	}
-	switch f.LogStatus {
-	case 1:
-		b = b.Where(sq.Eq{"handle_code": 200})
-	case 2:
-		b = b.Where("(trigger_code NOT IN (0, 200) OR handle_code NOT IN (0, 200))")
-	case 3:
-		b = b.Where(sq.Eq{"trigger_code": 200, "handle_code": 0})
-	}
-	return b
-}
-
-// LogPageList is pageList and pageListCount (newest trigger first).
-func (s *Store) LogPageList(ctx context.Context, offset, size int, f LogFilter) ([]JobLog, int, error) {
-	order := "trigger_time DESC"
-	if f.NewestID {
-		order = "id DESC"
-	}
-	list, err := s.logs(ctx, page(s.applyLogFilter(s.sb.Select(logColumns...).From("xxl_job_log"), f).OrderBy(order), offset, size))
-	if err != nil {
-		return nil, 0, fmt.Errorf("page logs: %w", err)
-	}
-	total, err := s.count(ctx, s.applyLogFilter(s.sb.Select("count(1)").From("xxl_job_log"), f))
-	if err != nil {
-		return nil, 0, fmt.Errorf("count logs: %w", err)
-	}
-	return list, total, nil
-}
-
 // LogLoad is load; ErrNotFound when absent.
 func (s *Store) LogLoad(ctx context.Context, id int64) (JobLog, error) {
 	l, err := s.scanLog(s.queryRow(ctx, s.sb.Select(logColumns...).From("xxl_job_log").Where(sq.Eq{"id": id})))

@@ -272,8 +272,29 @@ func TestLogFlows34(t *testing.T) {
 	if got := strings.Join(rowsOf(tb, list), ","); got != "4,2" {
 		t.Errorf("failed logs %s", got)
 	}
-	tb.Click(`#xj-reset`)
+	if tb.Str(`String(document.querySelector('.xj-lower-bound') !== null)`) != "false" {
+		t.Error("an exact total is marked as a lower bound")
+	}
+	// a total that is a lower bound ("countExact": false, a large table's
+	// list whose count gave up) is marked on the pager's info
+	tb.Run(`window.xjPost = XJ.post; XJ.post = function (path, data) {
+		return window.xjPost(path, data).then(function (a) {
+			if (path === '/joblog/pageList' && a && a.content) { a.content.countExact = false; }
+			return a;
+		});
+	}, true`, nil)
+	tb.Click(`#xj-search`)
 	tb.Wait(tableLoaded(list, 3))
+	tb.Wait(`document.querySelector('.xj-lower-bound') !== null`)
+	if got := tb.Str(`document.querySelector('.xj-lower-bound').textContent`); got != " (≥ 2)" {
+		t.Errorf("lower bound marked %q", got)
+	}
+	tb.Run(`XJ.post = window.xjPost, true`, nil)
+	tb.Click(`#xj-reset`)
+	tb.Wait(tableLoaded(list, 4))
+	if tb.Str(`String(document.querySelector('.xj-lower-bound') !== null)`) != "false" {
+		t.Error("the lower-bound mark stays on an exact total")
+	}
 
 	// a message opens in a dialog without changing the selection
 	selectRow(tb, list, "1")
@@ -299,7 +320,7 @@ func TestLogFlows34(t *testing.T) {
 	tb.Accept() // confirm
 	tb.Wait(`document.querySelectorAll('.xj-dialog').length === 1 && document.querySelector('.xj-dialog.in')`)
 	tb.Confirm() // "operation succeeded"
-	tb.Wait(tableLoaded(list, 4))
+	tb.Wait(tableLoaded(list, 5))
 	ctx, cancel := context.WithTimeout(tb.Ctx, 10*time.Second)
 	defer cancel()
 	if _, err := a.exec.wait(ctx, "/kill", 1); err != nil {
@@ -319,7 +340,7 @@ func TestLogFlows34(t *testing.T) {
 	tb.Click(`#xj-clear-modal button[type=submit]`)
 	tb.Hidden(`#xj-clear-modal`)
 	tb.Confirm()
-	tb.Wait(tableLoaded(list, 5))
+	tb.Wait(tableLoaded(list, 6))
 	if n := one[int](t, a.db, `SELECT COUNT(*) FROM xxl_job_log WHERE job_id = 2`); n != 0 {
 		t.Errorf("%d logs of job 2 left", n)
 	}

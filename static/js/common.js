@@ -457,7 +457,7 @@
    * answer ({code:500,msg}) is shown and leaves the list empty.
    */
   XJ.listSource = function (path, params) {
-    return function (request, callback) {
+    return function (request, callback, settings) {
       var data = $.extend({}, params(), { start: request.start, length: request.length });
       XJ.post(path, data).done(function (answer) {
         if (answer && $.isArray(answer.data)) {
@@ -467,6 +467,8 @@
             recordsFiltered: answer.recordsFiltered || 0,
             data: answer.data
           });
+          XJ.markLowerBound(settings && $(settings.nTableWrapper).find('.dataTables_info'),
+            answer.countExact === false, answer.recordsTotal);
           return;
         }
         if (answer && answer.msg) {
@@ -478,6 +480,23 @@
         callback({ draw: request.draw, recordsTotal: 0, recordsFiltered: 0, data: [] });
       });
     };
+  };
+
+  /**
+   * markLowerBound says on a list's info line that its total is a lower
+   * bound: the admin stopped counting a large table at the count's time
+   * bound ("countExact": false) and shows at least that many rows.
+   */
+  XJ.markLowerBound = function ($info, lower, total) {
+    if (!$info || !$info.length) {
+      return;
+    }
+    $info.find('.xj-lower-bound').remove();
+    if (lower) {
+      $('<span class="xj-lower-bound"></span>')
+        .attr('title', 'more rows than counted: the count stopped at its time bound')
+        .text(' (\u2265 ' + total + ')').appendTo($info);
+    }
   };
 
   /** textColumn renders a data field as escaped text. */

@@ -82,6 +82,15 @@
             return;
           }
           show(req, { total: answer.content.total || 0, rows: answer.content.data || [] });
+          // "countExact": false: the total is a lower bound (the admin
+          // stopped counting a large table at the count's time bound).
+          var $info = $table.closest('.bootstrap-table').find('.pagination-info');
+          $info.find('.xj-lower-bound').remove();
+          if (answer.content.countExact === false) {
+            $('<span class="xj-lower-bound"></span>')
+              .attr('title', 'more rows than counted: the count stopped at its time bound')
+              .text(' (\u2265 ' + answer.content.total + ')').appendTo($info);
+          }
         }).fail(function (message) {
           XJ.alert(message);
           empty(req);
