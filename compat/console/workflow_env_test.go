@@ -116,12 +116,6 @@ func (e *wfEnv) login(user string) *wfClient {
 	return c
 }
 
-// Cookies are the session's cookies, for a browser.
-func (c *wfClient) cookies() []*http.Cookie {
-	u, _ := url.Parse(c.e.srv.URL + ctxPath + "/")
-	return c.http.Jar.Cookies(u)
-}
-
 func (c *wfClient) get(path string) (int, string) {
 	c.e.t.Helper()
 	resp, err := c.http.Get(c.e.srv.URL + path)

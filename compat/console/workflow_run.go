@@ -68,7 +68,7 @@ func (c *Console) workflowRun(x *exchange) error {
 	for _, n := range rd.Nodes {
 		ids = append(ids, n.JobID)
 	}
-	jobs, err := c.store.JobTriggerLoad(x.ctx, ids)
+	jobs, err := c.store.JobNames(x.ctx, ids)
 	if err != nil {
 		return err
 	}

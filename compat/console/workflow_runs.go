@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/core/workflow"
@@ -62,7 +63,7 @@ func (c *Console) wfAllowed(x *exchange, id int) (WfRef, error) {
 }
 
 func (c *Console) wfRunRow(r workflow.RunSummary) WfRunRow {
-	return WfRunRow{ID: r.ID, State: string(r.State), TriggerType: r.TriggerType, Params: r.Params,
+	return WfRunRow{ID: r.ID, State: string(r.State), TriggerType: r.TriggerType, Params: strings.TrimSpace(r.Params),
 		ScheduleTime: c.wfTime(r.ScheduleTime), StartTime: c.wfTime(r.StartTime), EndTime: c.wfTime(r.EndTime), Msg: r.Msg}
 }
 

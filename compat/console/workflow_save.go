@@ -84,8 +84,8 @@ func wfFormFrom(in form) (WfForm, []string) {
 	for i := range in.vals["node_id"] {
 		n := WfNodeForm{ID: strings.TrimSpace(col("node_id", i)), JobID: strings.TrimSpace(col("node_job", i)),
 			Label: col("node_label", i), Rule: col("node_rule", i), Param: col("node_param", i)}
-		if n.ID == "" && n.JobID == "" && n.Label == "" && n.Param == "" {
-			continue // a blank row
+		if n.JobID == "" && n.Label == "" && n.Param == "" {
+			continue // a blank row (one the page script added has an id)
 		}
 		f.Nodes = append(f.Nodes, n)
 	}

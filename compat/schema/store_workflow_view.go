@@ -82,3 +82,40 @@ func (s *Store) WorkflowRunPageList(ctx context.Context, workflowID, offset, siz
 	}
 	return rows, total, nil
 }
+
+// JobName is what the workflow pages show of a node's job.
+type JobName struct {
+	ID       int
+	JobGroup int
+	JobDesc  string
+}
+
+// JobNames reads the group and description of jobs by id (a job that
+// does not exist is absent), for pages that name many jobs at once.
+func (s *Store) JobNames(ctx context.Context, ids []int) (map[int]JobName, error) {
+	uniq := map[int]bool{}
+	list := make([]int, 0, len(ids))
+	for _, id := range ids {
+		if !uniq[id] {
+			uniq[id] = true
+			list = append(list, id)
+		}
+	}
+	out := make(map[int]JobName, len(list))
+	err := inChunks(list, func(chunk []int) error {
+		rows, err := selectAll(ctx, s, s.sb.Select("id", "job_group", "job_desc").From("xxl_job_info").Where(sq.Eq{"id": chunk}),
+			func(sc scanner) (JobName, error) {
+				var j JobName
+				err := sc.Scan(&j.ID, &j.JobGroup, &j.JobDesc)
+				return j, err
+			})
+		for _, j := range rows {
+			out[j.ID] = j
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read names of %d jobs: %w", len(list), err)
+	}
+	return out, nil
+}

@@ -107,7 +107,7 @@ func nodeJobs(ctx context.Context, s *schema.Store, g Graph) (map[int]JobRef, er
 	for _, n := range g.Nodes {
 		ids = append(ids, n.JobID)
 	}
-	jobs, err := s.JobTriggerLoad(ctx, ids)
+	jobs, err := s.JobNames(ctx, ids)
 	if err != nil {
 		return nil, fmt.Errorf("jobs of the workflow's nodes: %w", err)
 	}

@@ -41,7 +41,8 @@ func TestView(t *testing.T) {
 		}
 
 		d, err := Load(ctx, s, wf)
-		if err != nil || d.Workflow.Name != "wf" || len(d.Workflow.Graph.Nodes) != 3 || d.Jobs[a].ID != a || d.Jobs[b].JobGroup != r.group.ID {
+		if err != nil || d.Workflow.Name != "wf" || len(d.Workflow.Graph.Nodes) != 3 || d.Jobs[a].ID != a || d.Jobs[b].JobGroup != r.group.ID ||
+			d.Jobs[a].JobDesc == "" {
 			t.Fatalf("Load = %+v, %v", d, err)
 		}
 		if _, err := Load(ctx, s, wf+100); !errors.Is(err, schema.ErrNotFound) {

@@ -49,6 +49,12 @@
   // draw lays out and draws nodes ({id, text, state, href, picked}) and
   // edges ({from, to}); onPick(id) is called when a node is clicked.
   function draw(nodes, edges, onPick) {
+    while (root.firstChild) {
+      root.removeChild(root.firstChild);
+    }
+    if (nodes.length === 0) {
+      return;
+    }
     var g = new dagre.graphlib.Graph();
     g.setGraph({ rankdir: 'LR', nodesep: 16, ranksep: 48, marginx: 12, marginy: 12 });
     g.setDefaultEdgeLabel(function () { return {}; });
@@ -97,9 +103,6 @@
       }
       svg.appendChild(holder);
     });
-    while (root.firstChild) {
-      root.removeChild(root.firstChild);
-    }
     root.appendChild(svg);
   }
 
