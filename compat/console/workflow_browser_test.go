@@ -221,7 +221,8 @@ func (e *wfEnv) nodeLog(runID int64, node int) int64 {
 		if n.NodeID != node {
 			continue
 		}
-		l := testfactory.Log(e.t, e.store, testfactory.LogOpts{Group: e.g2.ID, Job: n.JobID, TriggerCode: 200})
+		l := testfactory.Log(e.t, e.store, testfactory.LogOpts{Group: e.g2.ID, Job: n.JobID, TriggerCode: 200,
+			Address: schema.Ptr("http://127.0.0.1:19991/")})
 		ok, err := e.store.WorkflowNodeRunMove(ctx, schema.NodeRunMove{ID: n.ID, From: n.State, FromAttempt: n.Attempt, To: n.State,
 			Attempt: max(n.Attempt, 1), LogID: l.ID, At: time.Now()})
 		if err != nil || !ok {

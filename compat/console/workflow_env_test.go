@@ -35,6 +35,7 @@ type wfEnv struct {
 	store  *schema.Store
 	srv    *httptest.Server
 	engine *workflow.Engine
+	exec   *fakeExecutor
 	g2, g3 schema.Group
 	// j2a, j2b are jobs of g2 (j2a with a CRON schedule of its own); j3 of g3.
 	j2a, j2b, j3 schema.JobInfo
@@ -42,7 +43,7 @@ type wfEnv struct {
 
 func newWfEnv(t testing.TB, gen3, on bool) *wfEnv {
 	t.Helper()
-	e := &wfEnv{t: t, gen3: gen3}
+	e := &wfEnv{t: t, gen3: gen3, exec: &fakeExecutor{}}
 	gen, texts := 2, i18n.Load("en")
 	if gen3 {
 		gen, texts = 3, i18n.LoadFor(3, "en")
@@ -68,7 +69,7 @@ func newWfEnv(t testing.TB, gen3, on bool) *wfEnv {
 		}
 	}
 	cfg := Config{Store: e.store, Jobs: jobs.New(jobs.Config{Store: e.store, Texts: texts, Loc: time.UTC, Now: time.Now}),
-		Trigger: &submits{}, Executor: &fakeExecutor{}, Results: overwriter{e.store}, Texts: texts, Files: static.Files(),
+		Trigger: &submits{}, Executor: e.exec, Results: overwriter{e.store}, Texts: texts, Files: static.Files(),
 		ContextPath: ctxPath, Secret: []byte("0123456789abcdef0123456789abcdef"), Generation: gen,
 		Loc: time.UTC, Now: time.Now, Log: zerolog.Nop()}
 	if on {

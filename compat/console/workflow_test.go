@@ -3,6 +3,7 @@ package console
 import (
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -113,7 +114,15 @@ func TestWorkflowPages(t *testing.T) {
 		if !strings.Contains(body, `data-node="1" data-state="SUCCEEDED"`) || !strings.Contains(body, `data-node="2" data-state="TRIGGERED"`) {
 			t.Fatalf("after marking node 1: %s", body)
 		}
+		// Node 2 is at an executor when the run stops: the stop kills it there.
+		logID := e.nodeLog(mustInt64(t, runID), 2)
 		act("stop", "")
+		e.exec.mu.Lock()
+		kills := e.exec.killCalls
+		e.exec.mu.Unlock()
+		if len(kills) != 1 || kills[0].JobID != e.j2b.ID {
+			t.Fatalf("the stop killed %+v, want node 2's job %d (log %d)", kills, e.j2b.ID, logID)
+		}
 		_, body = normal.get(e.wf() + "/run?id=" + runID)
 		if !strings.Contains(body, `data-node="2" data-state="STOPPED"`) || !strings.Contains(body, "xj-wf-retry") || strings.Contains(body, "xj-wf-stop") {
 			t.Fatalf("after the stop: %s", body)
@@ -136,4 +145,13 @@ func TestWorkflowPages(t *testing.T) {
 			t.Fatalf("the run list filtered by SUCCEEDED: %s", body)
 		}
 	})
+}
+
+func mustInt64(t *testing.T, s string) int64 {
+	t.Helper()
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
