@@ -12,6 +12,7 @@ import (
 // workflowAction takes the operator's actions (POST <wf>/action):
 //
 //	action=start&id=WF&params=…   start a run now (MANUAL), with run parameters
+//	action=delete&id=WF           delete a workflow (its runs stay, for their history)
 //	action=stop&runId=…           stop a run; its nodes at an executor are killed there
 //	action=retry&runId=…          retry a failed or stopped run from its failed nodes
 //	action=rerun&runId=…          start a new run with the same parameters
@@ -32,6 +33,21 @@ func (c *Console) workflowAction(x *exchange) error {
 			return err
 		}
 		return c.wfStart(x, id, x.form.text("params"))
+	}
+	if action == "delete" {
+		id, err := x.form.intReq("id")
+		if err != nil {
+			return err
+		}
+		if _, err := c.wfAllowed(x, id); err != nil {
+			return err
+		}
+		if _, err := c.store.WorkflowDelete(x.ctx, id); err != nil {
+			return err
+		}
+		c.log.Info().Str("user", x.user.Username).Int("workflow_id", id).Msg("workflow deleted")
+		c.wfRedirect(x, "", nil)
+		return nil
 	}
 	runID, err := x.form.int64Req("runId")
 	if err != nil {

@@ -144,6 +144,20 @@ func TestWorkflowPages(t *testing.T) {
 		if _, body := normal.get(e.wf() + "/runs?state=SUCCEEDED&id=" + itoa(id)); strings.Count(body, "/run?id=") != 1 {
 			t.Fatalf("the run list filtered by SUCCEEDED: %s", body)
 		}
+
+		// Deleting: not another group's, one's own; its runs stay.
+		if status, _, _ := normal.post(e.wf()+"/action", url.Values{"action": {"delete"}, "id": {itoa(other)}}); status == http.StatusSeeOther {
+			t.Fatalf("a normal user deleted another group's workflow")
+		}
+		if status, _, _ := normal.post(e.wf()+"/action", url.Values{"action": {"delete"}, "id": {itoa(id)}}); status != http.StatusSeeOther {
+			t.Fatalf("delete: %d", status)
+		}
+		if _, body := admin.get(e.wf()); strings.Contains(body, "&lt;script&gt;") || !strings.Contains(body, "team three") {
+			t.Fatalf("after the delete the list shows: %s", body)
+		}
+		if _, body := admin.get(e.wf() + "/run?id=" + runID); !strings.Contains(body, `data-node="1"`) {
+			t.Fatalf("a deleted workflow's run page: %s", body)
+		}
 	})
 }
 
