@@ -2,8 +2,12 @@ package app_test
 
 import (
 	"context"
+	"io"
 	"net/http"
+	"net/http/cookiejar"
+	neturl "net/url"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -94,5 +98,22 @@ func TestWorkflowsWired(t *testing.T) {
 		if e := exec.Entry(rows[0].ID); e.Received != 1 || e.Started != 1 {
 			t.Fatalf("job %d at the executor: %+v", job, e)
 		}
+	}
+	// The console has the workflow pages: the run's page shows it.
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar}
+	resp, err := c.PostForm(a.base+"/xxl-job-admin/login", neturl.Values{"userName": {"admin"}, "password": {"123456"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	resp, err = c.Get(a.base + "/xxl-job-admin/workflow/runs?id=" + strconv.Itoa(id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(body), "wired") || !strings.Contains(string(body), "SUCCEEDED") {
+		t.Fatalf("the console's run list of the workflow: %d\n%s", resp.StatusCode, body)
 	}
 }

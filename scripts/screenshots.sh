@@ -7,6 +7,8 @@
 #     shared/conformance/screenshots/java-admin-2.4.2 have;
 #   - docs/screenshots/v3/*.png: the 3.4.2 console of our admin, the same
 #     pages (the list pages in the frame's tabs);
+#   - docs/screenshots{,/v3}/workflow_{editor,run}.en.png: the workflow
+#     pages (docs/workflows.md), in English;
 #   - with the argument java342 (needs a JDK, the 3.4.2 jar and MariaDB:
 #     XXL_TEST_JAVA=1, XXL_TEST_MYSQL_DSN), docs/screenshots/java-admin-3.4.2/
 #     too: the 3.4.2 jar's pages, taken by the same script on the same
@@ -41,6 +43,10 @@ raw=$(mktemp -d)
 trap 'rm -rf "$raw"' EXIT
 XXL_TEST_CHROMIUM=$chromium XXL_PAGES_SCREENSHOTS=$raw \
   "$GO" test -count=1 -run "$run" ./conformance/browser/
+# The workflow pages (docs/workflows.md): the ETL example's editor and run
+# page on both looks, in English (compat/console TestWorkflowScreens).
+XXL_TEST_CHROMIUM=$chromium XXL_PAGES_SCREENSHOTS=$raw \
+  "$GO" test -count=1 -run 'TestWorkflowScreens' ./compat/console/
 
 missing=0
 for set in $sets; do
@@ -56,6 +62,16 @@ for set in $sets; do
       fi
       pngquant --quality=65-90 --speed 1 --strip --force --output "$out/$name" "$raw/$set/$name"
     done
+  done
+done
+for set in . v3; do
+  for page in workflow_editor workflow_run; do
+    if [ ! -f "$raw/$set/${page}_etl.en.png" ]; then
+      echo "screenshots: the tests saved no $set/${page}_etl.en.png" >&2
+      missing=1
+      continue
+    fi
+    pngquant --quality=65-90 --speed 1 --strip --force --output "docs/screenshots/$set/$page.en.png" "$raw/$set/${page}_etl.en.png"
   done
 done
 [ "$missing" = 0 ] || exit 1
