@@ -11,6 +11,7 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/core/jobs"
 	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
+	"github.com/xxl-admin-go/xxl-admin-go/core/workflow"
 )
 
 // Base is the API's path under the context path.
@@ -22,6 +23,9 @@ type Config struct {
 	Jobs    *jobs.Service
 	Logs    *jobs.Logs
 	Trigger trigger.Submitter // "run once" goes through the trigger door
+	// Workflows is the workflow engine when xxl.job.workflows.enabled is
+	// true; nil leaves the workflow routes out and exports no workflows.
+	Workflows *workflow.Engine
 	// Token is the bearer token callers send; empty switches the API off.
 	Token string
 	// User names the console user whose role and permission the token
