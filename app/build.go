@@ -45,6 +45,7 @@ type observers struct {
 	callbacks thread.CallbackObserver
 	registry  thread.RegistryObserver
 	sweep     thread.SweepObserver
+	workflow  workflow.Observer
 	alarm     func(channel string, ok bool)
 }
 
@@ -52,7 +53,7 @@ func observersOf(m *metrics.Metrics) observers {
 	if m == nil {
 		return observers{}
 	}
-	return observers{trigger: m, schedule: m, callbacks: m, registry: m, sweep: m, alarm: m.Alarm}
+	return observers{trigger: m, schedule: m, callbacks: m, registry: m, sweep: m, workflow: m, alarm: m.Alarm}
 }
 
 // build creates every component from the configuration. Nothing starts here.
@@ -102,7 +103,8 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 	var engine *workflow.Engine
 	var finishHook thread.FinishHook
 	if cfg.Workflows && durable != nil {
-		engine = workflow.New(workflow.Config{Store: store, Trigger: pools, Durable: durable, Loc: time.Local, Now: now, Log: log})
+		engine = workflow.New(workflow.Config{Store: store, Trigger: pools, Durable: durable, Loc: time.Local, Now: now, Log: log,
+			Observe: obs.workflow})
 		durable.Hook, finishHook = engine, engine
 	}
 	completer := thread.NewCompleter(thread.CompleterConfig{Store: store, Texts: texts, Trigger: pools, Now: now, Log: log,

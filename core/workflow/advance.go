@@ -141,6 +141,9 @@ func (e *Engine) endFrom(ctx context.Context, tx *schema.Store, run schema.Workf
 	if err != nil || !ok {
 		return nil, err
 	}
+	// Counted as the step decides it: a step whose transaction then fails
+	// is counted too (rare; metrics are per admin, not a ledger).
+	e.cfg.Observe.RunEnded(to)
 	// Starts of the workflow take turns on its row: a start that queued a
 	// run while this one was ending has committed, or sees it ended.
 	if _, err := tx.WorkflowLock(ctx, run.WorkflowID); errors.Is(err, schema.ErrNotFound) {
