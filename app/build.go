@@ -109,9 +109,10 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 	}
 	completer := thread.NewCompleter(thread.CompleterConfig{Store: store, Texts: texts, Trigger: pools, Now: now, Log: log,
 		Observer: obs.callbacks, Children: gen.children, Durable: durable, Hook: finishHook})
+	alarmer := alarm.New(alarm.Config{Mail: cfg.Mail, Alarm: cfg.Alarm, Observe: obs.alarm, Texts: texts, Log: log})
 	failMonitor := thread.NewFailMonitor(thread.FailMonitorConfig{
 		Store: store, Texts: texts, Trigger: pools, Now: now, Log: log, RetryColor: gen.retryColor, Durable: durable,
-		Alarm:    alarm.New(alarm.Config{Mail: cfg.Mail, Alarm: cfg.Alarm, Observe: obs.alarm, Texts: texts, Log: log}),
+		Alarm:    alarmer,
 		Interval: opt.Tuning.FailInterval, StuckAfter: opt.Tuning.FailStuckAfter,
 	})
 	var door trigger.Submitter = pools
@@ -188,7 +189,9 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 	}
 	if engine != nil {
 		// After the sweeper: its pass and schedule submit through the pools.
-		components = append(components, engine, workflow.NewScheduler(engine, time.Local, 0))
+		components = append(components, engine, workflow.NewScheduler(engine, time.Local, 0),
+			workflow.NewAlarms(workflow.AlarmsConfig{Store: store, Alarm: alarmer, Now: now, Log: log,
+				Interval: opt.Tuning.FailInterval, StuckAfter: opt.Tuning.FailStuckAfter}))
 	}
 	components = append(components,
 		thread.NewLostMonitor(thread.LostMonitorConfig{Store: store, Completer: completer, Texts: texts, Now: now,
