@@ -131,7 +131,13 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 	if err != nil {
 		return parts{}, err
 	}
+	// The console's workflow pages exist only with workflows on.
+	var workflows console.Workflows
+	if engine != nil {
+		workflows = engine
+	}
 	web, err := console.New(console.Config{
+		Workflows:    workflows,
 		Store:        store,
 		Jobs:         jobService,
 		Trigger:      pools,

@@ -25,6 +25,7 @@ const usage = {
   'bootstrap-daterangepicker': 'dashboard and log list (time range filter)',
   'jquery-validation': 'every page (login form, the change-password dialog of the header, the add/edit forms)',
   'echarts': 'dashboard (line and pie charts; the "common" build: line, bar, pie, scatter + title, legend, tooltip, toolbox, grid)',
+  '@dagrejs/dagre': 'workflow editor and run page (the graph\'s layout: ranks and node positions; the page draws the SVG)',
   'codemirror': 'GLUE source IDE: lib first, then the mode of the job\'s GLUE type (see below)',
 };
 

@@ -88,6 +88,8 @@ codemirror                js-opt    mode/php/php.js                             
 codemirror                js-opt    mode/javascript/javascript.js                  mode/javascript.min.js
 codemirror                js-opt    mode/powershell/powershell.js                  mode/powershell.min.js
 codemirror                license   LICENSE                                        LICENSE
+@dagrejs/dagre            js-opt    dist/dagre.min.js                              dagre.min.js
+@dagrejs/dagre            license   LICENSE                                        LICENSE
 '
 
 esbuild=$nm/.bin/esbuild

@@ -55,9 +55,12 @@ type Config struct {
 	TokenTimeout time.Duration
 	// Signin is the company sign-in (OIDC, LDAP); nil: off.
 	Signin *SigninConfig
-	Loc    *time.Location // the admin's zone (report days, dates in pages)
-	Now    func() time.Time
-	Log    zerolog.Logger
+	// Workflows is the workflow engine (xxl.job.workflows.enabled); nil:
+	// the console has no workflow pages (workflow.go).
+	Workflows Workflows
+	Loc       *time.Location // the admin's zone (report days, dates in pages)
+	Now       func() time.Time
+	Log       zerolog.Logger
 }
 
 // Console serves the web console.
@@ -67,6 +70,7 @@ type Console struct {
 	jobs     *jobs.Service
 	logs     *jobs.Logs // log text and kill, shared with the job API
 	texts    *i18n.Bundle
+	ours     map[string]string // texts.WithOurs(): the workflow pages'
 	views    *views
 	sessions *sessions      // 2.x cookie login
 	tokens   *tokenSessions // 3.x token login
@@ -115,6 +119,9 @@ func New(cfg Config) (*Console, error) {
 		throttle: newThrottle(cfg.Now),
 		now:      cfg.Now,
 		log:      cfg.Log.With().Str("component", "console").Logger(),
+	}
+	if cfg.Workflows != nil {
+		c.ours = cfg.Texts.WithOurs()
 	}
 	if cfg.Signin != nil {
 		c.signin = cfg.Signin

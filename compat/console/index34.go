@@ -40,6 +40,9 @@ func (c *Console) frame(x *exchange) error {
 			continue
 		}
 		menu = append(menu, MenuItem{Name: c.text(it.key), URL: it.url, Icon: it.icon})
+		if it.url == "/joblog" && c.cfg.Workflows != nil {
+			menu = append(menu, MenuItem{Name: c.ours["wf_menu"], URL: c.wfPath(), Icon: "fa-sitemap"})
+		}
 	}
 	c.render(x, c.page(x, "index", FrameData{Menu: menu}))
 	return nil

@@ -22,6 +22,9 @@ func (c *Console) page(x *exchange, name string, data any) Page {
 	}
 	p := Page{Name: name, Title: title, Lang: c.texts.Lang(), I18n: c.texts.All(),
 		Base: c.cfg.ContextPath, Static: c.static.prefix, Data: data}
+	if c.cfg.Workflows != nil {
+		p.WorkflowMenu = c.ours["wf_menu"]
+	}
 	if x.user != nil {
 		p.User = &PageUser{Username: x.user.Username, Admin: x.user.Role == 1}
 	}

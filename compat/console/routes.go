@@ -87,6 +87,7 @@ func (c *Console) routes() http.Handler {
 		table = c.routeTable34()
 	}
 	c.signinRoutes(table)
+	c.workflowRoutes(table)
 	base := c.cfg.ContextPath
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		path := strings.TrimPrefix(r.URL.Path, base)

@@ -29,6 +29,9 @@ type Page struct {
 	User      *PageUser         // nil on the login and anonymous error pages
 	Collapsed bool              // sidebar collapsed (cookie xxljob_adminlte_settings=off)
 	Data      any               // the page's own model, below; also serialised to the data island
+	// WorkflowMenu is the sidebar entry of the workflow pages (workflow.go),
+	// "" when workflows are off.
+	WorkflowMenu string
 }
 
 // PageUser is the logged-in user as pages show it.

@@ -6,7 +6,7 @@ import (
 	"maps"
 )
 
-//go:embed bundles/*.properties bundles/3.4.2/*.properties
+//go:embed bundles/*.properties bundles/3.4.2/*.properties bundles/ours/*.properties
 var bundleFiles embed.FS
 
 // DefaultLang is the bundle used when xxl.job.i18n is anything but one of the

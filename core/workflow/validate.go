@@ -156,5 +156,17 @@ func (p *problems) err() error {
 	if p.empty() {
 		return nil
 	}
-	return fmt.Errorf("%w: %s", ErrInvalid, strings.Join(*p, "; "))
+	return &InvalidError{Problems: append([]string(nil), *p...)}
 }
+
+// InvalidError is Validate's error: every problem found, one a line on
+// the console's editor. It wraps ErrInvalid.
+type InvalidError struct {
+	Problems []string
+}
+
+func (e *InvalidError) Error() string {
+	return ErrInvalid.Error() + ": " + strings.Join(e.Problems, "; ")
+}
+
+func (e *InvalidError) Unwrap() error { return ErrInvalid }
