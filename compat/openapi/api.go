@@ -58,13 +58,16 @@ func New(cfg Config) (*API, error) {
 	if cfg.Loc == nil {
 		cfg.Loc = time.Local
 	}
-	doc, err := document(cfg.ContextPath)
+	doc, err := documentWith(cfg.ContextPath, cfg.Workflows != nil)
 	if err != nil {
 		return nil, fmt.Errorf("openapi: %w", err)
 	}
 	a := &API{cfg: cfg, base: cfg.ContextPath + Base, token: sha256.Sum256([]byte(cfg.Token)), doc: doc,
 		now: cfg.Now, log: cfg.Log.With().Str("component", "openapi").Logger()}
 	a.table = routeTable()
+	if cfg.Workflows != nil {
+		a.table = append(a.table, workflowRoutes()...)
+	}
 	a.mux = http.NewServeMux()
 	for _, rt := range a.table {
 		a.mux.HandleFunc(rt.method+" "+a.base+rt.path, func(w http.ResponseWriter, r *http.Request) { a.serve(w, r, rt) })
