@@ -48,6 +48,7 @@ type observers struct {
 	monitors  thread.MonitorObserver
 	report    report.Observer
 	settle    thread.SettleObserver
+	workflow  workflow.Observer
 	alarm     func(channel string, ok bool)
 }
 
@@ -55,7 +56,7 @@ func observersOf(m *metrics.Metrics) observers {
 	if m == nil {
 		return observers{}
 	}
-	return observers{trigger: m, schedule: m, callbacks: m, registry: m, sweep: m, monitors: m, report: m, settle: m, alarm: m.Alarm}
+	return observers{trigger: m, schedule: m, callbacks: m, registry: m, sweep: m, monitors: m, report: m, settle: m, workflow: m, alarm: m.Alarm}
 }
 
 // build creates every component from the configuration. Nothing starts here.
@@ -105,7 +106,8 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 	var engine *workflow.Engine
 	var finishHook thread.FinishHook
 	if cfg.Workflows && durable != nil {
-		engine = workflow.New(workflow.Config{Store: store, Trigger: pools, Durable: durable, Loc: time.Local, Now: now, Log: log})
+		engine = workflow.New(workflow.Config{Store: store, Trigger: pools, Durable: durable, Loc: time.Local, Now: now, Log: log,
+			Observe: obs.workflow})
 		durable.Hook, finishHook = engine, engine
 	}
 	completer := thread.NewCompleter(thread.CompleterConfig{Store: store, Texts: texts, Trigger: pools, Now: now, Log: log,
@@ -166,7 +168,7 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 	}
 
 	jobAPI, err := openapi.New(openapi.Config{
-		Store: store, Jobs: jobService, Trigger: pools, Token: cfg.OpenAPI.Token, User: cfg.OpenAPI.User,
+		Store: store, Jobs: jobService, Trigger: pools, Workflows: engine, Token: cfg.OpenAPI.Token, User: cfg.OpenAPI.User,
 		Logs:        jobs.NewLogs(jobs.LogsConfig{Store: store, Executor: client, Results: completer, Texts: texts, Now: now, Log: log}),
 		ContextPath: cfg.ContextPath, Loc: time.Local, Now: now, Log: log,
 	})
@@ -210,7 +212,9 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 	}
 	if engine != nil {
 		// After the sweeper: its pass and schedule submit through the pools.
-		components = append(components, engine, workflow.NewScheduler(engine, time.Local, 0))
+		components = append(components, engine, workflow.NewScheduler(engine, time.Local, 0),
+			workflow.NewAlarms(workflow.AlarmsConfig{Store: store, Alarm: alarmer, Now: now, Log: log,
+				Interval: opt.Tuning.FailInterval, StuckAfter: opt.Tuning.FailStuckAfter}))
 	}
 	components = append(components,
 		thread.NewLostMonitor(thread.LostMonitorConfig{Store: store, Completer: completer, Texts: texts, Now: now,

@@ -143,12 +143,12 @@ func runJobs(args []string, env func(args []string) config.Env, stdin io.Reader,
 	defer store.Close()
 	operator := jobs.AdminAccess("jobs " + p.action)
 	if p.action == "export" {
-		err = runExport(ctx, p, store, operator, stdout)
+		err = runExport(ctx, p, store, operator, cfg.Workflows, stdout)
 	} else {
 		gen := genOptions(store.Generation())
 		svc := jobs.New(jobs.Config{Store: store, Texts: gen.texts(cfg.I18n), Rules: gen.jobRules, FixRate: gen.fixRate,
 			Loc: time.Local, Log: log})
-		err = runImport(ctx, p, svc, operator, stdin, stdout)
+		err = runImport(ctx, p, svc, operator, cfg.Workflows, stdin, stdout)
 	}
 	if err != nil {
 		_, _ = fmt.Fprintf(stderr, "jobs %s: %v\n", p.action, err)

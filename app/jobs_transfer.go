@@ -16,8 +16,9 @@ import (
 
 // runExport writes the document to stdout, or to p.out once complete (a
 // failed export leaves no half-written file).
-func runExport(ctx context.Context, p jobsArgs, store *schema.Store, operator jobs.Access, stdout io.Writer) error {
-	doc, err := transfer.Export(ctx, store, transfer.ExportOptions{AppName: p.group, Access: operator, Now: time.Now()})
+func runExport(ctx context.Context, p jobsArgs, store *schema.Store, operator jobs.Access, workflows bool, stdout io.Writer) error {
+	doc, err := transfer.Export(ctx, store, transfer.ExportOptions{AppName: p.group, Access: operator, Now: time.Now(),
+		Workflows: workflows})
 	if err != nil {
 		return err
 	}
@@ -37,7 +38,7 @@ func runExport(ctx context.Context, p jobsArgs, store *schema.Store, operator jo
 }
 
 // runImport applies the document and prints one line per group and job.
-func runImport(ctx context.Context, p jobsArgs, svc *jobs.Service, operator jobs.Access, stdin io.Reader, stdout io.Writer) error {
+func runImport(ctx context.Context, p jobsArgs, svc *jobs.Service, operator jobs.Access, workflows bool, stdin io.Reader, stdout io.Writer) error {
 	in := stdin
 	if p.file != "-" {
 		f, err := os.Open(p.file)
@@ -51,7 +52,8 @@ func runImport(ctx context.Context, p jobsArgs, svc *jobs.Service, operator jobs
 	if err != nil {
 		return err
 	}
-	rep, err := transfer.Import(ctx, svc, doc, transfer.ImportOptions{Mode: p.mode, DryRun: p.dryRun, Access: operator})
+	rep, err := transfer.Import(ctx, svc, doc, transfer.ImportOptions{Mode: p.mode, DryRun: p.dryRun, Access: operator,
+		Workflows: workflows, Now: time.Now(), Loc: time.Local})
 	if err != nil {
 		return err
 	}
@@ -64,7 +66,7 @@ func printReport(w io.Writer, rep transfer.Report) {
 	if rep.DryRun {
 		fmt.Fprintf(w, "dry run, mode %s: nothing was written\n", rep.Mode)
 	}
-	counts := map[string]map[jobs.Outcome]int{"group": {}, "job": {}}
+	counts := map[string]map[jobs.Outcome]int{"group": {}, "job": {}, "workflow": {}}
 	for _, c := range rep.Changes {
 		counts[c.Kind][c.Outcome]++
 		line := fmt.Sprintf("%-5s %-9s %s", c.Kind, c.Outcome, c.Name)
@@ -79,7 +81,10 @@ func printReport(w io.Writer, rep transfer.Report) {
 		}
 		fmt.Fprintln(w, line)
 	}
-	for _, kind := range []string{"group", "job"} {
+	for _, kind := range []string{"group", "job", "workflow"} {
+		if kind == "workflow" && len(counts[kind]) == 0 {
+			continue // a document without workflows reports as before
+		}
 		var parts []string
 		for _, o := range []jobs.Outcome{jobs.Created, jobs.Updated, jobs.Unchanged, jobs.Kept} {
 			if n := counts[kind][o]; n > 0 {

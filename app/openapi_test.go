@@ -42,3 +42,28 @@ func TestJobAPIMounted(t *testing.T) {
 		t.Errorf("off: %d %s", code, body)
 	}
 }
+
+// TestWorkflowAPIMounted: the workflow endpoints exist with
+// xxl.job.workflows.enabled=true and are a 404 without it.
+func TestWorkflowAPIMounted(t *testing.T) {
+	const token = "0123456789abcdef-token"
+	on := admintest.Start(t, "--spring.datasource.url="+storetest.SQLiteURL(t, ""), "--xxl.job.openapi.token="+token,
+		"--xxl.job.workflows.enabled=true")
+	off := admintest.Start(t, "--spring.datasource.url="+storetest.SQLiteURL(t, ""), "--xxl.job.openapi.token="+token)
+	for _, c := range []struct {
+		base string
+		want int
+	}{{on, 200}, {off, 404}} {
+		req, _ := http.NewRequest(http.MethodGet, c.base+"/xxl-job-admin/openapi/v1/workflows", nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != c.want {
+			t.Errorf("%s: %d %s, want %d", c.base, resp.StatusCode, b, c.want)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -18,6 +19,7 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/core/thread"
 	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
+	"github.com/xxl-admin-go/xxl-admin-go/core/workflow"
 )
 
 const ns = "xxl_job"
@@ -36,6 +38,9 @@ type Metrics struct {
 	passes    *prometheus.GaugeVec
 	retention prometheus.Counter
 	settled   *prometheus.CounterVec
+	wfRuns    *prometheus.CounterVec
+	wfLate    prometheus.Histogram
+	wfFlight  prometheus.Gauge
 }
 
 // Build is what xxl_job_build_info reports.
@@ -77,9 +82,21 @@ func New(b Build) *Metrics {
 		settled: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Name: "log_rows_settled_total",
 			Help: "Log rows an admin left without a result that this admin settled, by outcome (recognised, resent, dropped, failed, gone)."},
 			[]string{"outcome"}),
+		wfRuns: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Name: "workflow_runs_total",
+			Help: "Workflow runs this admin ended, by outcome (succeeded, failed, stopped), and starts their concurrency policy skipped (skipped)."},
+			[]string{"outcome"}),
+		wfLate: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: ns, Name: "workflow_node_lateness_seconds",
+			Help:    "How long after the step that decided it a workflow node's trigger got its log row, just before its /run (a parent's callback to its child's trigger).",
+			Buckets: []float64{0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300}}),
+		wfFlight: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Name: "workflow_runs_in_flight",
+			Help: "Workflow runs running, at this admin's last pass (every admin sees the whole database; 0 with workflows off)."}),
+	}
+	// Known labels start at 0, so a rate or an alert sees the first one.
+	for _, o := range []workflow.RunState{workflow.RunSucceeded, workflow.RunFailed, workflow.RunStopped, workflow.RunSkipped} {
+		m.wfRuns.WithLabelValues(outcomeLabel(o))
 	}
 	m.reg.MustRegister(m.triggers, m.lateness, m.lockWait, m.callbacks, m.alarms, m.executors, m.pending, m.swept,
-		m.passes, m.retention, m.settled,
+		m.passes, m.retention, m.settled, m.wfRuns, m.wfLate, m.wfFlight,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m.buildInfo(b)
 	m.zero()
@@ -181,6 +198,19 @@ func (m *Metrics) PendingSwept(stage int, outcome string) {
 
 // Settled implements thread.SettleObserver.
 func (m *Metrics) Settled(outcome string) { m.settled.WithLabelValues(outcome).Inc() }
+
+// RunEnded implements workflow.Observer.
+func (m *Metrics) RunEnded(state workflow.RunState) {
+	m.wfRuns.WithLabelValues(outcomeLabel(state)).Inc()
+}
+
+// NodeLateness implements workflow.Observer.
+func (m *Metrics) NodeLateness(d time.Duration) { m.wfLate.Observe(max(d, 0).Seconds()) }
+
+// RunsInFlight implements workflow.Observer.
+func (m *Metrics) RunsInFlight(n int) { m.wfFlight.Set(float64(n)) }
+
+func outcomeLabel(s workflow.RunState) string { return strings.ToLower(string(s)) }
 
 // stageName is the label of a pending trigger's stage.
 func stageName(stage int) string {

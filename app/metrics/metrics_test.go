@@ -12,6 +12,7 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/core/thread"
 	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
+	"github.com/xxl-admin-go/xxl-admin-go/core/workflow"
 )
 
 // scrape returns the text exposition.
@@ -147,6 +148,37 @@ func TestCountersStartAtZero(t *testing.T) {
 	m.RetentionDeleted(7)
 	out = scrape(t, m)
 	for _, want := range []string{`xxl_job_monitor_pass_seconds{monitor="fail"} 0.25`, `xxl_job_log_retention_deleted_total 1007`} {
+		if !strings.Contains(out, want+"\n") {
+			t.Errorf("missing %s", want)
+		}
+	}
+}
+
+// TestWorkflowMetrics: the outcomes start at 0 (an alert on failed runs
+// sees the first one), and the engine's observations land in their series.
+func TestWorkflowMetrics(t *testing.T) {
+	m := New(Build{})
+	out := scrape(t, m)
+	for _, o := range []string{"succeeded", "failed", "stopped", "skipped"} {
+		if want := `xxl_job_workflow_runs_total{outcome="` + o + `"} 0`; !strings.Contains(out, want+"\n") {
+			t.Errorf("missing %s before any run", want)
+		}
+	}
+	var obs workflow.Observer = m
+	obs.RunEnded(workflow.RunFailed)
+	obs.RunEnded(workflow.RunSucceeded)
+	obs.RunEnded(workflow.RunSucceeded)
+	obs.NodeLateness(30 * time.Millisecond)
+	obs.NodeLateness(3 * time.Second)
+	obs.RunsInFlight(7)
+	out = scrape(t, m)
+	for _, want := range []string{
+		`xxl_job_workflow_runs_total{outcome="failed"} 1`,
+		`xxl_job_workflow_runs_total{outcome="succeeded"} 2`,
+		`xxl_job_workflow_node_lateness_seconds_bucket{le="0.05"} 1`,
+		`xxl_job_workflow_node_lateness_seconds_count 2`,
+		`xxl_job_workflow_runs_in_flight 7`,
+	} {
 		if !strings.Contains(out, want+"\n") {
 			t.Errorf("missing %s", want)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/core/jobs"
 	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
+	"github.com/xxl-admin-go/xxl-admin-go/core/workflow"
 )
 
 // Base is the API's path under the context path.
@@ -22,6 +23,9 @@ type Config struct {
 	Jobs    *jobs.Service
 	Logs    *jobs.Logs
 	Trigger trigger.Submitter // "run once" goes through the trigger door
+	// Workflows is the workflow engine when xxl.job.workflows.enabled is
+	// true; nil leaves the workflow routes out and exports no workflows.
+	Workflows *workflow.Engine
 	// Token is the bearer token callers send; empty switches the API off.
 	Token string
 	// User names the console user whose role and permission the token
@@ -54,13 +58,16 @@ func New(cfg Config) (*API, error) {
 	if cfg.Loc == nil {
 		cfg.Loc = time.Local
 	}
-	doc, err := document(cfg.ContextPath)
+	doc, err := documentWith(cfg.ContextPath, cfg.Workflows != nil)
 	if err != nil {
 		return nil, fmt.Errorf("openapi: %w", err)
 	}
 	a := &API{cfg: cfg, base: cfg.ContextPath + Base, token: sha256.Sum256([]byte(cfg.Token)), doc: doc,
 		now: cfg.Now, log: cfg.Log.With().Str("component", "openapi").Logger()}
 	a.table = routeTable()
+	if cfg.Workflows != nil {
+		a.table = append(a.table, workflowRoutes()...)
+	}
 	a.mux = http.NewServeMux()
 	for _, rt := range a.table {
 		a.mux.HandleFunc(rt.method+" "+a.base+rt.path, func(w http.ResponseWriter, r *http.Request) { a.serve(w, r, rt) })

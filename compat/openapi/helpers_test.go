@@ -18,6 +18,7 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/core/jobs"
 	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
+	"github.com/xxl-admin-go/xxl-admin-go/core/workflow"
 )
 
 const (
@@ -120,6 +121,13 @@ func (c *clock) advance(d time.Duration) {
 
 func newEnv(t *testing.T, s *schema.Store, user string) *env {
 	t.Helper()
+	return newEnvWith(t, s, user, false)
+}
+
+// newEnvWith is newEnv, with the workflow engine and its routes when
+// workflows is true (its node triggers durable, as app wires them).
+func newEnvWith(t *testing.T, s *schema.Store, user string, workflows bool) *env {
+	t.Helper()
 	shanghai, err := time.LoadLocation("Asia/Shanghai")
 	if err != nil {
 		t.Fatal(err)
@@ -131,9 +139,19 @@ func newEnv(t *testing.T, s *schema.Store, user string) *env {
 	}}
 	texts := i18n.Load("en")
 	tick := e.clock.now
+	var durable *trigger.Durable
+	var engine *workflow.Engine
+	if workflows {
+		if _, err := s.EnsureWorkflowTables(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		durable = &trigger.Durable{Owner: "test", Lease: time.Minute, SendLease: 2 * time.Minute}
+		engine = workflow.New(workflow.Config{Store: s, Trigger: e.trig, Durable: durable, Loc: shanghai, Now: tick, Log: zerolog.Nop()})
+		durable.Hook = engine
+	}
 	e.trig.flow = trigger.NewFlow(trigger.FlowConfig{Store: s, Client: e.exec, Texts: texts, AdminAddress: "127.0.0.1",
-		Now: tick, Log: zerolog.Nop()})
-	a, err := New(Config{
+		Now: tick, Log: zerolog.Nop(), Durable: durable})
+	a, err := New(Config{Workflows: engine,
 		Store: s, Jobs: jobs.New(jobs.Config{Store: s, Texts: texts, Loc: shanghai, Now: tick}),
 		Logs:    jobs.NewLogs(jobs.LogsConfig{Store: s, Executor: e.exec, Results: overwriter{s}, Texts: texts, Now: tick}),
 		Trigger: e.trig, Token: testToken, User: user, ContextPath: ctxPath, Loc: shanghai, Now: tick, Log: zerolog.Nop(),

@@ -12,7 +12,7 @@ import (
 // groups the user may use, or of one app name.
 func (a *API) exportJobs(c *call) error {
 	doc, err := transfer.Export(c.ctx, a.cfg.Store, transfer.ExportOptions{AppName: c.r.URL.Query().Get("appname"),
-		Access: c.access, Now: a.now().In(a.cfg.Loc)})
+		Access: c.access, Now: a.now().In(a.cfg.Loc), Workflows: a.cfg.Workflows != nil})
 	if err != nil {
 		return err
 	}
@@ -56,7 +56,8 @@ func (a *API) importJobs(c *call) error {
 	if err != nil {
 		return invalid("%s", err.Error())
 	}
-	rep, err := transfer.Import(c.ctx, a.cfg.Jobs, doc, transfer.ImportOptions{Mode: mode, DryRun: dryRun, Access: c.access})
+	rep, err := transfer.Import(c.ctx, a.cfg.Jobs, doc, transfer.ImportOptions{Mode: mode, DryRun: dryRun, Access: c.access,
+		Workflows: a.cfg.Workflows != nil, Now: a.now(), Loc: a.cfg.Loc})
 	if err != nil {
 		return err
 	}

@@ -17,6 +17,7 @@ const (
 	WorkflowRunTable     = "xxl_job_workflow_run"
 	WorkflowNodeRunTable = "xxl_job_workflow_node_run"
 	WorkflowNodeLogTable = "xxl_job_workflow_node_log"
+	WorkflowAlarmTable   = "xxl_job_workflow_alarm"
 )
 
 // wfColumn is a column of a workflow table in a backend-neutral spelling:
@@ -67,6 +68,12 @@ var workflowTables = []wfTable{
 		{"shard_index", "int", "NOT NULL DEFAULT 0"}, {"shard_total", "int", "NOT NULL DEFAULT 1"},
 		{"result", "int", "NOT NULL DEFAULT 0"},
 	}, indexes: []wfIndex{{"i_workflow_node_log", false, "node_run_id, attempt"}}},
+	// One row per failure of a run, written in the transaction that ends
+	// the run FAILED; status as xxl_job_log.alarm_status.
+	{name: WorkflowAlarmTable, cols: []wfColumn{
+		{"id", "id", ""}, {"run_id", "bigint", "NOT NULL"}, {"status", "int", "NOT NULL DEFAULT 0"},
+		{"update_time", "bigint", "NOT NULL"},
+	}, indexes: []wfIndex{{"i_workflow_alarm_status", false, "status"}}},
 }
 
 // ddl is the table's CREATE statements on the backend.

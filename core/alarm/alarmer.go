@@ -13,11 +13,26 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 )
 
-// Event is one failed log row to alarm about, with its job and group.
+// Event is one failed log row to alarm about, with its job and group, or
+// one failed workflow run (Run set).
 type Event struct {
 	Job   schema.JobInfo
 	Group *schema.Group // nil when the group no longer exists (rendered "null", as Java)
 	Log   schema.JobLog
+	// Run, when set, makes the event a failed workflow run's: Job then
+	// carries the workflow's id and name and the recipients (the alarm
+	// e-mails of the failed nodes' jobs), Log the first failed node's log.
+	Run *RunFailure
+}
+
+// RunFailure is what a failed workflow run's alarm says besides its
+// first failed node's log.
+type RunFailure struct {
+	WorkflowID int
+	Workflow   string // the workflow's name
+	RunID      int64
+	// Failed names each failed node: `2 "load" (job 12, log 345)`.
+	Failed []string
 }
 
 // Channel is one way of delivering an alarm.

@@ -1,11 +1,11 @@
 package alarm
 
 import (
+	"html"
 	"strconv"
 	"strings"
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/i18n"
-	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 )
 
 // javaSuccessCode is ReturnT.SUCCESS_CODE.
@@ -14,8 +14,22 @@ const javaSuccessCode = 200
 // alarmContent is the alarm content fragment of config.md §4 step 5. The
 // trigger and handle messages are the admin's own HTML and are embedded as
 // they are; a null message prints "null", as Java string concatenation does.
-func alarmContent(l schema.JobLog) string {
+func alarmContent(ev Event) string {
 	var b strings.Builder
+	if r := ev.Run; r != nil {
+		// Ours (no Java admin has workflows). Names are user text: escaped.
+		b.WriteString("Alarm Workflow RunId=")
+		b.WriteString(strconv.FormatInt(r.RunID, 10))
+		b.WriteString("<br>Workflow=")
+		b.WriteString(html.EscapeString(r.Workflow))
+		b.WriteString("<br>FailedNodes=")
+		b.WriteString(html.EscapeString(strings.Join(r.Failed, ", ")))
+		if ev.Log.ID == 0 {
+			return b.String()
+		}
+		b.WriteString("<br>")
+	}
+	l := ev.Log
 	b.WriteString("Alarm Job LogId=")
 	b.WriteString(strconv.FormatInt(l.ID, 10))
 	if l.TriggerCode != javaSuccessCode {

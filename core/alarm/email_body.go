@@ -68,7 +68,7 @@ func (m mailBody) render(texts Texts, ev Event) (string, error) {
 		JobDesc: ev.Job.JobDesc,
 		Type:    texts.Text("jobconf_monitor_alarm_type"),
 		// Admin-generated markup, embedded as Java does (see alarmContent).
-		Content: template.HTML(alarmContent(ev.Log)),
+		Content: template.HTML(alarmContent(ev)),
 	}
 	var b strings.Builder
 	if err := m.tmpl.Execute(&b, data); err != nil {

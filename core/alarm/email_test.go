@@ -199,11 +199,11 @@ func TestEmailTLS(t *testing.T) {
 		wantErr bool
 		wantTLS bool
 	}{
-		{"STARTTLS required", smtpServerOpts{startTLS: serverTLS}, func(m *config.Mail) { m.StartTLSEnable, m.StartTLSRequired = true, true }, false, true},
-		{"STARTTLS opportunistic, offered", smtpServerOpts{startTLS: serverTLS}, func(m *config.Mail) { m.StartTLSEnable = true }, false, true},
+		{"STARTTLS required", smtpServerOpts{StartTLS: serverTLS}, func(m *config.Mail) { m.StartTLSEnable, m.StartTLSRequired = true, true }, false, true},
+		{"STARTTLS opportunistic, offered", smtpServerOpts{StartTLS: serverTLS}, func(m *config.Mail) { m.StartTLSEnable = true }, false, true},
 		{"STARTTLS opportunistic, not offered", smtpServerOpts{}, func(m *config.Mail) { m.StartTLSEnable = true }, false, false},
 		{"STARTTLS required, not offered", smtpServerOpts{}, func(m *config.Mail) { m.StartTLSEnable, m.StartTLSRequired = true, true }, true, false},
-		{"implicit TLS", smtpServerOpts{implicit: serverTLS}, func(m *config.Mail) { m.ImplicitTLS, m.StartTLSEnable, m.StartTLSRequired = true, true, true }, false, true},
+		{"implicit TLS", smtpServerOpts{Implicit: serverTLS}, func(m *config.Mail) { m.ImplicitTLS, m.StartTLSEnable, m.StartTLSRequired = true, true, true }, false, true},
 		{"no TLS, plain auth", smtpServerOpts{}, func(*config.Mail) {}, false, false},
 		{"wrong password", smtpServerOpts{}, func(m *config.Mail) { m.Password = "nope" }, true, false},
 		{"no auth configured", smtpServerOpts{}, func(m *config.Mail) { m.Auth = false }, true, false}, // server demands AUTH
@@ -231,7 +231,7 @@ func TestEmailTLS(t *testing.T) {
 // TestEmailUntrustedCert: without the test root the certificate is refused.
 func TestEmailUntrustedCert(t *testing.T) {
 	serverTLS, _ := selfSigned(t)
-	srv := startSMTP(t, smtpServerOpts{implicit: serverTLS})
+	srv := startSMTP(t, smtpServerOpts{Implicit: serverTLS})
 	cfg := mailConfig(srv.port)
 	cfg.ImplicitTLS = true
 	err := newEmail(cfg, &tls.Config{MinVersion: tls.VersionTLS12}, i18n.Load("en")).Send(t.Context(), failedEvent(strp("ops@x.test")))
@@ -287,7 +287,7 @@ func TestAlarmSMTPDownThenUp(t *testing.T) {
 	if err != nil {
 		t.Skipf("port %s taken meanwhile: %v", addr, err)
 	}
-	srv := startSMTP(t, smtpServerOpts{listener: l})
+	srv := startSMTP(t, smtpServerOpts{Listener: l})
 	if !a.Alarm(context.Background(), ev) {
 		t.Fatalf("Alarm = false with the server up: %s", logs.String())
 	}

@@ -51,6 +51,10 @@ type genericPayload struct {
 	HandleMsg   *string `json:"handle_msg"`
 	Time        string  `json:"time"`                   // when the alarm was sent, RFC 3339
 	TriggerTime string  `json:"trigger_time,omitempty"` // the failed trigger, RFC 3339
+	// A failed workflow run's alarm: job_id and job_desc are then the
+	// workflow's, log_id and its codes the first failed node's.
+	WorkflowRunID int64    `json:"workflow_run_id,omitempty"`
+	FailedNodes   []string `json:"failed_nodes,omitempty"`
 }
 
 type dingTalkPayload struct {
@@ -95,7 +99,7 @@ func (w *webhook) summarize(ev Event) summary {
 			{t.Text("jobinfo_field_jobdesc"), ev.Job.JobDesc},
 			{t.Text("jobconf_monitor_alarm_title"), t.Text("jobconf_monitor_alarm_type")},
 		},
-		content: [2]string{t.Text("jobconf_monitor_alarm_content"), w.html.plain(alarmContent(ev.Log))},
+		content: [2]string{t.Text("jobconf_monitor_alarm_content"), w.html.plain(alarmContent(ev))},
 	}
 }
 
@@ -171,6 +175,9 @@ func (w *webhook) generic(ev Event, now time.Time) genericPayload {
 	}
 	if ev.Log.TriggerTime != nil {
 		p.TriggerTime = ev.Log.TriggerTime.Format(time.RFC3339)
+	}
+	if ev.Run != nil {
+		p.WorkflowRunID, p.FailedNodes = ev.Run.RunID, ev.Run.Failed
 	}
 	return p
 }

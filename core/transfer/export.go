@@ -22,6 +22,9 @@ type ExportOptions struct {
 	// Access limits it to the groups the user may use.
 	Access jobs.Access
 	Now    time.Time // ExportedAt
+	// Workflows adds the groups' workflows (their tables exist only when
+	// workflows are on).
+	Workflows bool
 }
 
 // Export reads the groups and their jobs, GLUE source included, into a
@@ -61,6 +64,13 @@ func Export(ctx context.Context, st *schema.Store, opt ExportOptions) (Document,
 				return Document{}, err
 			}
 			doc.Jobs = append(doc.Jobs, e)
+		}
+		if opt.Workflows {
+			ws, err := exportWorkflows(ctx, st, g, &refs)
+			if err != nil {
+				return Document{}, err
+			}
+			doc.Workflows = append(doc.Workflows, ws...)
 		}
 	}
 	return doc, nil

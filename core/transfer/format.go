@@ -25,6 +25,10 @@ type Document struct {
 	ExportedAt string  `json:"exportedAt"` // RFC 3339, informational
 	Groups     []Group `json:"groups"`
 	Jobs       []Job   `json:"jobs"`
+	// Workflows are written only when there are some (and workflows are
+	// on): a document without them reads as before, and a reader older
+	// than the member refuses one that carries it.
+	Workflows []Workflow `json:"workflows,omitempty"`
 }
 
 // Group is an executor group (xxl_job_group), identified by AppName.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/core/jobs"
@@ -38,12 +39,19 @@ type ImportOptions struct {
 	DryRun bool // report what would change, write nothing
 	// Access must be an admin's: an import creates executor groups.
 	Access jobs.Access
+	// Workflows says the workflow tables exist: without it a document
+	// with workflows is refused, not imported without them.
+	Workflows bool
+	// Now and Loc compute an imported workflow's next fire time (Loc is
+	// the admin's zone, for a schedule without its own).
+	Now time.Time
+	Loc *time.Location
 }
 
 // Change is what an import did, or would do, with one group or job.
 type Change struct {
-	Kind    string       `json:"kind"` // "group" or "job"
-	Name    string       `json:"name"` // the app name, or the job's identity
+	Kind    string       `json:"kind"` // "group", "job" or "workflow"
+	Name    string       `json:"name"` // the app name, or the job's or workflow's identity
 	Outcome jobs.Outcome `json:"outcome"`
 	ID      int          `json:"id"`               // the row's id (a dry run's new ids are not kept)
 	Fields  []string     `json:"fields,omitempty"` // fields that differ: written (updated) or not (kept)
@@ -96,6 +104,12 @@ func Import(ctx context.Context, svc *jobs.Service, doc Document, opt ImportOpti
 	if err := checkUnique(doc); err != nil {
 		return Report{}, err
 	}
+	if len(doc.Workflows) > 0 && !opt.Workflows {
+		return Report{}, fmt.Errorf("the document has %d workflows and workflows are off here: set xxl.job.workflows.enabled=true", len(doc.Workflows))
+	}
+	if opt.Loc == nil {
+		opt.Loc = time.Local
+	}
 	rep := Report{Mode: opt.Mode, DryRun: opt.DryRun, Changes: []Change{}}
 	run := func(b *jobs.Batch) error {
 		im := importer{b: b, opt: opt, groups: map[string]int{}}
@@ -132,6 +146,14 @@ func checkUnique(doc Document) error {
 		}
 		if prev, dup := seen[k]; dup {
 			return fmt.Errorf("jobs %d and %d of the document are the same job (%s): give them distinct descriptions or keys", prev+1, i+1, j.Ref())
+		}
+		seen[k] = i
+	}
+	seen = map[string]int{}
+	for i, w := range doc.Workflows {
+		k := w.Group + "\x00" + w.Name
+		if prev, dup := seen[k]; dup {
+			return fmt.Errorf("workflows %d and %d of the document are the same workflow (%s)", prev+1, i+1, w)
 		}
 		seen[k] = i
 	}
@@ -196,7 +218,11 @@ func (im *importer) run(ctx context.Context, doc Document) ([]Change, error) {
 		}
 		changes = append(changes, c)
 	}
-	return changes, nil
+	ws, err := im.workflows(ctx, doc)
+	if err != nil {
+		return nil, err
+	}
+	return append(changes, ws...), nil
 }
 
 func (im *importer) jobError(i int, j Job, err error) error {

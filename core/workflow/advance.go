@@ -141,6 +141,16 @@ func (e *Engine) endFrom(ctx context.Context, tx *schema.Store, run schema.Workf
 	if err != nil || !ok {
 		return nil, err
 	}
+	// Counted as the step decides it: a step whose transaction then fails
+	// is counted too (rare; metrics are per admin, not a ledger).
+	e.cfg.Observe.RunEnded(to)
+	// A failure's alarm is decided with the failure itself: the row
+	// commits with the run's end or not at all, and Alarms sends it once.
+	if to == RunFailed {
+		if err := tx.WorkflowAlarmAdd(ctx, run.ID, now); err != nil {
+			return nil, err
+		}
+	}
 	// Starts of the workflow take turns on its row: a start that queued a
 	// run while this one was ending has committed, or sees it ended.
 	if _, err := tx.WorkflowLock(ctx, run.WorkflowID); errors.Is(err, schema.ErrNotFound) {

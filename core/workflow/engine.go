@@ -38,6 +38,8 @@ type Config struct {
 	Interval time.Duration
 	Now      func() time.Time
 	Log      zerolog.Logger
+	// Observe sees runs end, node triggers sent and runs in flight.
+	Observe Observer
 }
 
 // Engine starts runs and moves them along (see the package comment). It
@@ -65,6 +67,9 @@ func New(cfg Config) *Engine {
 	}
 	if cfg.Loc == nil {
 		cfg.Loc = time.Local
+	}
+	if cfg.Observe == nil {
+		cfg.Observe = noObserver{}
 	}
 	return &Engine{cfg: cfg, log: cfg.Log.With().Str("component", "workflow").Logger()}
 }
@@ -95,6 +100,9 @@ func (e *Engine) StartRun(ctx context.Context, workflowID int, req StartRequest)
 		runID, reqs, err = e.startIn(ctx, tx, row, req)
 		return err
 	})
+	if errors.Is(err, ErrSkipped) {
+		e.cfg.Observe.RunEnded(RunSkipped)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("start workflow %d: %w", workflowID, err)
 	}

@@ -31,6 +31,9 @@ func (e *Engine) PendingLogged(ctx context.Context, tx *schema.Store, rows []sch
 	var logs []schema.WorkflowNodeLog
 	for _, p := range rows {
 		if p.Kind == string(TriggerType) && p.LogID != 0 {
+			if p.ShardIndex == 0 && !p.DecidedAt.IsZero() {
+				e.cfg.Observe.NodeLateness(e.cfg.Now().Sub(p.DecidedAt))
+			}
 			logs = append(logs, schema.WorkflowNodeLog{LogID: p.LogID, NodeRunID: p.SourceLogID, Attempt: p.Seq,
 				ShardIndex: p.ShardIndex, ShardTotal: max(p.ShardTotal, 1)})
 		}

@@ -27,6 +27,7 @@ func (e *Engine) Start(ctx context.Context) error {
 func (e *Engine) Pass(ctx context.Context) error {
 	var after int64
 	seen := false
+	running := 0
 	for {
 		runs, err := e.cfg.Store.WorkflowRunsIn(ctx, after, passBatch, string(RunRunning))
 		if err != nil {
@@ -36,6 +37,7 @@ func (e *Engine) Pass(ctx context.Context) error {
 			break
 		}
 		seen = true
+		running += len(runs)
 		after = runs[len(runs)-1].ID
 		if err := e.passRuns(ctx, runs); err != nil {
 			if !schema.IsConflict(err) {
@@ -47,6 +49,7 @@ func (e *Engine) Pass(ctx context.Context) error {
 		}
 	}
 	e.active.Store(seen)
+	e.cfg.Observe.RunsInFlight(running)
 	return nil
 }
 

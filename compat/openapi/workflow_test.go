@@ -1,0 +1,184 @@
+package openapi
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/storetest"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/testfactory"
+)
+
+// TestWorkflowRoutesOff: with workflows off the routes do not exist and
+// the document does not describe them.
+func TestWorkflowRoutesOff(t *testing.T) {
+	e := newEnv(t, storetest.SQLite(t), "")
+	if a := e.call("GET", "/workflows", nil); a.status != 404 {
+		t.Errorf("GET /workflows with workflows off: %d %s", a.status, a.body)
+	}
+	if strings.Contains(string(e.api.doc), "/workflows") {
+		t.Error("the document describes workflows while they are off")
+	}
+}
+
+// TestWorkflowDocumentMatchesRoutes: with workflows on, the served
+// document describes exactly the routes, and is valid for kin-openapi.
+func TestWorkflowDocumentMatchesRoutes(t *testing.T) {
+	raw, err := documentWith(ctxPath, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := loadContract(t.Context(), raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	documented := map[string]string{}
+	for id, o := range operations(t, c.doc) {
+		documented[o.method+" "+o.path] = id
+	}
+	routed := map[string]bool{}
+	for _, rt := range append(routeTable(), workflowRoutes()...) {
+		key := rt.method + " " + rt.path
+		routed[key] = true
+		if id, ok := documented[key]; !ok || id != rt.op {
+			t.Errorf("route %s (%s): document has %q", key, rt.op, id)
+		}
+	}
+	for key := range documented {
+		if !routed[key] {
+			t.Errorf("document entry %s has no route", key)
+		}
+	}
+}
+
+// TestWorkflowAPI: a workflow created, validated (a cycle named), read,
+// listed, run with parameters and moved by every operator action, each
+// exchange checked against the document; a normal user reaches only its
+// groups' workflows and runs.
+func TestWorkflowAPI(t *testing.T) {
+	storetest.ForEach(t, func(t *testing.T, s *schema.Store) {
+		g := testfactory.ManualGroup(t, s, "http://127.0.0.1:19991/")
+		extract := testfactory.Job(t, s, testfactory.JobOpts{Group: g.ID, Handler: "extract"})
+		load := testfactory.Job(t, s, testfactory.JobOpts{Group: g.ID, Handler: "load", Param: schema.Ptr("day=${param.day}")})
+		e := newEnvWith(t, s, "", true)
+		body := map[string]any{"jobGroup": g.ID, "name": "etl <b>", "author": "ops", "params": "day=today",
+			"nodes": []map[string]any{{"id": 1, "jobId": extract.ID}, {"id": 2, "jobId": load.ID, "rule": "all_done", "label": "load"}},
+			"edges": []map[string]any{{"from": 1, "to": 2}}}
+
+		cyclic := map[string]any{"jobGroup": g.ID, "name": "loop", "nodes": body["nodes"],
+			"edges": []map[string]any{{"from": 1, "to": 2}, {"from": 2, "to": 1}}}
+		v := e.call("POST", "/workflows/validate", cyclic)
+		if v.status != 200 || v.data()["valid"] != false || !strings.Contains(string(v.body), "cycle") {
+			t.Errorf("validate a cycle: %d %s", v.status, v.body)
+		}
+		if a := e.call("POST", "/workflows", cyclic); a.status != 400 || !strings.Contains(string(a.body), "cycle") {
+			t.Errorf("create a cycle: %d %s", a.status, a.body)
+		}
+		if v := e.call("POST", "/workflows/validate", body); v.status != 200 || v.data()["valid"] != true {
+			t.Errorf("validate: %d %s", v.status, v.body)
+		}
+		c := e.call("POST", "/workflows", body)
+		if c.status != 201 || c.data()["name"] != "etl <b>" {
+			t.Fatalf("create: %d %s", c.status, c.body)
+		}
+		id := int(c.data()["id"].(float64))
+		wf := fmt.Sprintf("/workflows/%d", id)
+		if a := e.call("GET", wf, nil); a.status != 200 || len(a.data()["nodes"].([]any)) != 2 {
+			t.Errorf("get: %d %s", a.status, a.body)
+		}
+		if a := e.call("GET", "/workflows?name=ETL", nil); a.status != 200 || !strings.Contains(string(a.body), `"nodes":2`) {
+			t.Errorf("list: %d %s", a.status, a.body)
+		}
+		body["params"] = "day=yesterday"
+		if a := e.call("PUT", wf, body); a.status != 200 || a.data()["params"] != "day=yesterday" {
+			t.Errorf("update: %d %s", a.status, a.body)
+		}
+
+		// A run: parameters reach the node, every action moves it.
+		r := e.call("POST", wf+"/runs", map[string]any{"params": "day=2026-11-22"})
+		if r.status != 201 || r.data()["state"] != "RUNNING" {
+			t.Fatalf("start: %d %s", r.status, r.body)
+		}
+		run := fmt.Sprintf("/runs/%d", int(r.data()["id"].(float64)))
+		if a := e.call("POST", wf+"/runs", nil); a.status != 409 {
+			t.Errorf("second start under SKIP: %d %s", a.status, a.body)
+		}
+		if a := e.call("POST", run+"/nodes/1/skip", nil); a.status != 409 {
+			t.Errorf("skip a node in flight: %d %s", a.status, a.body)
+		}
+		if a := e.call("POST", run+"/nodes/9/skip", nil); a.status != 404 {
+			t.Errorf("skip an unknown node: %d %s", a.status, a.body)
+		}
+		a := e.call("POST", run+"/nodes/1/succeed", nil)
+		nodes := a.data()["nodes"].([]any)
+		second := nodes[1].(map[string]any)
+		if a.status != 200 || second["state"] != "TRIGGERED" || second["param"] != "day=2026-11-22" {
+			t.Fatalf("mark node 1: %d %s", a.status, a.body)
+		}
+		a = e.call("POST", run+"/stop", nil)
+		if a.status != 200 || a.data()["state"] != "STOPPED" || len(a.data()["runningLogIds"].([]any)) != 1 {
+			t.Fatalf("stop: %d %s", a.status, a.body)
+		}
+		if a := e.call("POST", run+"/stop", nil); a.status != 409 {
+			t.Errorf("stop a stopped run: %d %s", a.status, a.body)
+		}
+		if a := e.call("POST", run+"/retry", nil); a.status != 200 || a.data()["state"] != "RUNNING" {
+			t.Errorf("retry: %d %s", a.status, a.body)
+		}
+		if a := e.call("POST", run+"/nodes/2/succeed", nil); a.status != 200 || a.data()["state"] != "SUCCEEDED" {
+			t.Errorf("mark node 2: %d %s", a.status, a.body)
+		}
+		if a := e.call("GET", wf+"/runs?state=SUCCEEDED", nil); a.status != 200 || !strings.Contains(string(a.body), `"total":1`) {
+			t.Errorf("runs: %d %s", a.status, a.body)
+		}
+		if a := e.call("GET", run, nil); a.status != 200 || len(a.data()["nodes"].([]any)) != 2 {
+			t.Errorf("get run: %d %s", a.status, a.body)
+		}
+
+		// A normal user of another group.
+		other := testfactory.ManualGroup(t, s, "http://127.0.0.1:19992/")
+		testfactory.User(t, s, testfactory.UserOpts{Username: "deployer", Permission: schema.Ptr(itoa(other.ID))})
+		d := newEnvWith(t, s, "deployer", true)
+		for _, c := range []struct{ method, path string }{{"GET", wf}, {"POST", wf + "/runs"}, {"GET", run}, {"POST", run + "/retry"},
+			{"DELETE", wf}} {
+			if a := d.call(c.method, c.path, nil); a.status != 403 {
+				t.Errorf("deployer %s %s: %d %s", c.method, c.path, a.status, a.body)
+			}
+		}
+		if a := d.call("GET", "/workflows", nil); a.status != 200 || !strings.Contains(string(a.body), `"total":0`) {
+			t.Errorf("deployer's list: %d %s", a.status, a.body)
+		}
+
+		if a := e.call("DELETE", wf, nil); a.status != 200 {
+			t.Errorf("delete: %d %s", a.status, a.body)
+		}
+		if a := e.call("GET", wf, nil); a.status != 404 {
+			t.Errorf("get deleted: %d %s", a.status, a.body)
+		}
+	})
+}
+
+// TestWorkflowReferenceValidator: openapi-spec-validator accepts the
+// document served with workflows on.
+func TestWorkflowReferenceValidator(t *testing.T) {
+	bin := os.Getenv(EnvSpecValidator)
+	if bin == "" {
+		t.Skip("[suite-off] " + EnvSpecValidator + " not set: the path of openapi-spec-validator 0.9.0 (pip install; .ci/setup.d/50-openapi.sh)")
+	}
+	e := newEnvWith(t, storetest.SQLite(t), "", true)
+	served := e.callToken("GET", "/openapi.json", nil, "").body
+	if !strings.Contains(string(served), `"/runs/{id}/retry"`) {
+		t.Fatal("the served document lacks the workflow endpoints")
+	}
+	f := filepath.Join(t.TempDir(), "openapi.json")
+	if err := os.WriteFile(f, served, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.CommandContext(t.Context(), bin, f).CombinedOutput(); err != nil || !strings.Contains(string(out), ": OK") {
+		t.Errorf("served document: %v\n%s", err, out)
+	}
+}
