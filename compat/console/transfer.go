@@ -58,7 +58,9 @@ func (c *Console) jobinfoExport(x *exchange) error {
 	if err != nil {
 		return err
 	}
-	opt := transfer.ExportOptions{Access: jobs.AccessOf(*x.user), Now: c.now().In(c.cfg.Loc)}
+	// With workflows on, a group's workflows travel with its jobs, as in
+	// `jobs export` and the job API.
+	opt := transfer.ExportOptions{Access: jobs.AccessOf(*x.user), Now: c.now().In(c.cfg.Loc), Workflows: c.cfg.Workflows != nil}
 	if group > 0 {
 		if err := c.checkGroupTrimmed(x.user, group); err != nil {
 			return err
@@ -102,7 +104,8 @@ func (c *Console) jobinfoImport(x *exchange) error {
 		c.transferFail(x.w, err.Error())
 		return nil
 	}
-	rep, err := transfer.Import(x.ctx, c.jobs, doc, transfer.ImportOptions{Mode: mode, DryRun: dryRun, Access: jobs.AccessOf(*x.user)})
+	rep, err := transfer.Import(x.ctx, c.jobs, doc, transfer.ImportOptions{Mode: mode, DryRun: dryRun, Access: jobs.AccessOf(*x.user),
+		Workflows: c.cfg.Workflows != nil})
 	var (
 		refusal *jobs.Refusal
 		item    *transfer.ItemError
