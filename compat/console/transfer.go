@@ -105,7 +105,7 @@ func (c *Console) jobinfoImport(x *exchange) error {
 		return nil
 	}
 	rep, err := transfer.Import(x.ctx, c.jobs, doc, transfer.ImportOptions{Mode: mode, DryRun: dryRun, Access: jobs.AccessOf(*x.user),
-		Workflows: c.cfg.Workflows != nil})
+		Workflows: c.cfg.Workflows != nil, Now: c.now(), Loc: c.cfg.Loc})
 	var (
 		refusal *jobs.Refusal
 		item    *transfer.ItemError
