@@ -27,6 +27,14 @@ const (
 	// envWorkflows is how many workflows start every second (10 unless
 	// set; 0 is not accepted: envInt's default).
 	envWorkflows = "XXL_TEST_DURABLE_WORKFLOWS"
+	// envGaleraWorkflows is the same on Galera, where the load has no
+	// workflows unless set: a callback that reaches a node before the
+	// log row it reports was applied there is answered as one for an
+	// unknown log and its result is lost (the log stays running), which
+	// leaves a workflow's node waiting for ever — a fault of callbacks
+	// on Galera, not of the engine, that the families' count does not
+	// see (a lost parent result decides nothing); see docs/workflows.md.
+	envGaleraWorkflows = "XXL_TEST_DURABLE_GALERA_WORKFLOWS"
 	// envKeep names a directory to keep the admins' logs in.
 	envKeep = "XXL_TEST_DURABLE_KEEP"
 	// envOff=1 runs the admins with xxl.job.durable-triggers=false, as
@@ -136,13 +144,14 @@ func crashBackend(t *testing.T, b backend) {
 		for i := range urls {
 			urls[i] = url
 		}
-		total.Add(runOne(t, run, urls, user, pass, b.gen))
+		total.Add(runOne(t, run, urls, user, pass, b.gen, envInt(envWorkflows, 10)))
 	}
 	report(t, b.name, total)
 }
 
 // runOne runs one load and checks its figures.
-func runOne(t *testing.T, run int, urls []string, user, pass string, gen schema.Generation) Figures {
+// workflows is how many workflows start every second beside the families.
+func runOne(t *testing.T, run int, urls []string, user, pass string, gen schema.Generation, workflows int) Figures {
 	t.Helper()
 	seconds := envInt(envSeconds, 25)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(seconds)*time.Second+5*time.Minute)
@@ -166,7 +175,7 @@ func runOne(t *testing.T, run int, urls []string, user, pass string, gen schema.
 		extra, settleAt = []string{"--xxl.job.durable-triggers=false"}, ""
 	}
 	fig, err := Run(ctx, db, Setup{Bin: adminBinary(t), URLs: urls, User: user, Pass: pass, Generation: gen,
-		Families: families, Workflows: envInt(envWorkflows, 10), Load: time.Duration(seconds) * time.Second, Kills: envInt(envKills, 3), Lease: lease, Dir: dir,
+		Families: families, Workflows: workflows, Load: time.Duration(seconds) * time.Second, Kills: envInt(envKills, 3), Lease: lease, Dir: dir,
 		SettleAfter: settleAt, Extra: extra, Logf: t.Logf})
 	if err != nil {
 		t.Fatalf("run %d: %v (admin logs in %s)", run, err, dir)

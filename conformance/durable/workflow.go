@@ -155,7 +155,8 @@ func (w *Workflows) dumpOpen(ctx context.Context, db *sql.DB) string {
 	rs, err := db.QueryContext(ctx, fmt.Sprintf("SELECT n.run_id, n.node_id, n.state, n.attempt, n.log_id, "+
 		"COALESCE(l.log_id, 0), COALESCE(l.attempt, 0), COALESCE(l.result, 0), COALESCE(j.trigger_code, -1), COALESCE(j.handle_code, -1) "+
 		"FROM %s n LEFT JOIN %s l ON l.node_run_id = n.id LEFT JOIN xxl_job_log j ON j.id = l.log_id "+
-		"WHERE n.run_id IN (SELECT id FROM %s WHERE state IN ('QUEUED', 'RUNNING') ORDER BY id LIMIT 5) ORDER BY n.run_id, n.node_id",
+		"WHERE n.run_id IN (SELECT id FROM (SELECT id FROM %s WHERE state IN ('QUEUED', 'RUNNING') ORDER BY id LIMIT 5) o) "+
+		"ORDER BY n.run_id, n.node_id",
 		schema.WorkflowNodeRunTable, schema.WorkflowNodeLogTable, schema.WorkflowRunTable))
 	if err != nil {
 		return err.Error()
