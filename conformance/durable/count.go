@@ -38,6 +38,8 @@ type Figures struct {
 	// killed one, by "stage/outcome"; Settled the rows without a result
 	// admins settled, by outcome (from the admins' logs).
 	TakenOver, Settled map[string]int
+	// Wf is the workflow load's figures (zero when it had none).
+	Wf WfFigures
 }
 
 // Add adds another run's figures.
@@ -55,6 +57,7 @@ func (f *Figures) Add(o Figures) {
 	f.Unrecorded += o.Unrecorded
 	f.Undecided += o.Undecided
 	f.Unsettled += o.Unsettled
+	f.Wf.Add(o.Wf)
 	if f.TakenOver == nil {
 		f.TakenOver = map[string]int{}
 	}
@@ -89,6 +92,9 @@ func (f Figures) Table() string {
 	line("child/retry rows without a result", f.Unrecorded)
 	line("failed logs left claimed (not decided yet)", f.Undecided)
 	line("rows left without a result (every job)", f.Unsettled)
+	if f.Wf.Runs > 0 {
+		f.Wf.table(line)
+	}
 	for _, k := range slices.Sorted(maps.Keys(f.TakenOver)) {
 		line("taken over at "+k, f.TakenOver[k])
 	}
@@ -147,7 +153,7 @@ func count(l *Load, rows []row, ledger map[int64]fakeexec.Entry, marker string) 
 	}
 	for id, e := range ledger {
 		kind := l.Kind(e.JobID)
-		if kind == "" || kind == "P" || e.Started == 0 {
+		if (kind != "C" && kind != "F") || e.Started == 0 {
 			continue
 		}
 		if e.Started > 1 {

@@ -95,3 +95,69 @@ func TestCountFindsFaults(t *testing.T) {
 		})
 	}
 }
+
+// wfFixture is one run of wfShape seen through exactly: a log row and a
+// run per node that runs, none for node 5.
+func wfFixture() (wfRead, map[int64]fakeexec.Entry) {
+	r := wfRead{runs: map[int64]string{7: "FAILED"}, nodes: map[wfRunKey]string{}, logs: map[wfRunKey][]int64{}}
+	ledger := map[int64]fakeexec.Entry{}
+	for _, nd := range wfShape {
+		k := wfRunKey{7, nd.id}
+		r.nodes[k] = string(nd.want)
+		if nd.want != "SKIPPED" {
+			id := int64(100 + nd.id)
+			r.logs[k] = []int64{id}
+			ledger[id] = fakeexec.Entry{JobID: 1000 + nd.id, Received: 1, Started: 1}
+		}
+	}
+	return r, ledger
+}
+
+func isWfJob(job int) bool { return job > 1000 }
+
+// TestCountWorkflows: a run seen through exactly counts its 9 nodes once;
+// a lost node, a node run twice, a skipped node that ran, a wrong state
+// and an open run each show.
+func TestCountWorkflows(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		spoil func(r *wfRead, ledger map[int64]fakeexec.Entry)
+		check func(f WfFigures) bool
+	}{
+		{"exact", func(*wfRead, map[int64]fakeexec.Entry) {}, func(f WfFigures) bool {
+			return f.Runs == 1 && f.NodesDecided == 9 && f.ExecutedOnce == 9 && f.LogExecutedOnce == 9 && !f.Bad()
+		}},
+		{"lost", func(r *wfRead, l map[int64]fakeexec.Entry) { delete(r.logs, wfRunKey{7, 10}); delete(l, 110) }, func(f WfFigures) bool {
+			return f.Lost == 1 && f.LogLost == 1 && f.ExecutedOnce == 8
+		}},
+		{"run twice", func(_ *wfRead, l map[int64]fakeexec.Entry) { e := l[102]; e.Started = 2; l[102] = e }, func(f WfFigures) bool {
+			return f.Doubled == 1 && f.LogDoubled == 0
+		}},
+		{"second row", func(r *wfRead, l map[int64]fakeexec.Entry) {
+			r.logs[wfRunKey{7, 2}] = append(r.logs[wfRunKey{7, 2}], 200)
+			l[200] = fakeexec.Entry{JobID: 1002, Started: 1}
+		}, func(f WfFigures) bool { return f.Doubled == 1 && f.LogDoubled == 1 }},
+		{"skipped node ran", func(r *wfRead, l map[int64]fakeexec.Entry) {
+			r.logs[wfRunKey{7, 5}] = []int64{105}
+			l[105] = fakeexec.Entry{JobID: 1005, Started: 1}
+		}, func(f WfFigures) bool { return f.Doubled == 1 && f.LogDoubled == 1 }},
+		{"run of no row", func(_ *wfRead, l map[int64]fakeexec.Entry) { l[300] = fakeexec.Entry{JobID: 1003, Started: 1} },
+			func(f WfFigures) bool { return f.Doubled == 1 && f.LogDoubled == 0 }},
+		{"stray row", func(r *wfRead, _ map[int64]fakeexec.Entry) { r.stray = []int64{400} },
+			func(f WfFigures) bool { return f.LogDoubled == 1 }},
+		{"wrong states", func(r *wfRead, _ map[int64]fakeexec.Entry) {
+			r.nodes[wfRunKey{7, 5}] = "SUCCEEDED"
+			r.runs[7] = "SUCCEEDED"
+		}, func(f WfFigures) bool { return f.WrongNodes == 1 && f.WrongRuns == 1 && f.Bad() }},
+		{"open", func(r *wfRead, _ map[int64]fakeexec.Entry) { r.runs[7] = "RUNNING" },
+			func(f WfFigures) bool { return f.Open == 1 && f.WrongRuns == 0 && f.Bad() }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, ledger := wfFixture()
+			tc.spoil(&r, ledger)
+			if f := countWorkflows(r, ledger, isWfJob); !tc.check(f) {
+				t.Errorf("%+v", f)
+			}
+		})
+	}
+}

@@ -15,13 +15,26 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/storetest"
 )
 
-// The CI form is one run of 25 s with 3 SIGKILLs per backend; the figures
-// of docs/differences.md come from longer ones:
-// XXL_TEST_DURABLE_RUNS=10 XXL_TEST_DURABLE_SECONDS=60 XXL_TEST_DURABLE_KILLS=8.
+// The CI form is one run of 25 s with 3 SIGKILLs per backend, with 10
+// workflows of 10 nodes started every second beside the families; the
+// figures of docs/differences.md and docs/workflows.md come from longer
+// ones: XXL_TEST_DURABLE_RUNS=10 XXL_TEST_DURABLE_SECONDS=60
+// XXL_TEST_DURABLE_KILLS=8.
 const (
 	envRuns    = "XXL_TEST_DURABLE_RUNS"
 	envSeconds = "XXL_TEST_DURABLE_SECONDS"
 	envKills   = "XXL_TEST_DURABLE_KILLS"
+	// envWorkflows is how many workflows start every second (10 unless
+	// set; 0 is not accepted: envInt's default).
+	envWorkflows = "XXL_TEST_DURABLE_WORKFLOWS"
+	// envGaleraWorkflows is the same on Galera, where the load has no
+	// workflows unless set: a callback that reaches a node before the
+	// log row it reports was applied there is answered as one for an
+	// unknown log and its result is lost (the log stays running), which
+	// leaves a workflow's node waiting for ever — a fault of callbacks
+	// on Galera, not of the engine, that the families' count does not
+	// see (a lost parent result decides nothing); see docs/workflows.md.
+	envGaleraWorkflows = "XXL_TEST_DURABLE_GALERA_WORKFLOWS"
 	// envKeep names a directory to keep the admins' logs in.
 	envKeep = "XXL_TEST_DURABLE_KEEP"
 	// envOff=1 runs the admins with xxl.job.durable-triggers=false, as
@@ -131,13 +144,14 @@ func crashBackend(t *testing.T, b backend) {
 		for i := range urls {
 			urls[i] = url
 		}
-		total.Add(runOne(t, run, urls, user, pass, b.gen))
+		total.Add(runOne(t, run, urls, user, pass, b.gen, envInt(envWorkflows, 10)))
 	}
 	report(t, b.name, total)
 }
 
 // runOne runs one load and checks its figures.
-func runOne(t *testing.T, run int, urls []string, user, pass string, gen schema.Generation) Figures {
+// workflows is how many workflows start every second beside the families.
+func runOne(t *testing.T, run int, urls []string, user, pass string, gen schema.Generation, workflows int) Figures {
 	t.Helper()
 	seconds := envInt(envSeconds, 25)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(seconds)*time.Second+5*time.Minute)
@@ -158,10 +172,11 @@ func runOne(t *testing.T, run int, urls []string, user, pass string, gen schema.
 	var extra []string
 	settleAt := settleAfter
 	if off {
-		extra, settleAt = []string{"--xxl.job.durable-triggers=false"}, ""
+		// Workflows need durable triggers: the admins would not start.
+		extra, settleAt, workflows = []string{"--xxl.job.durable-triggers=false"}, "", 0
 	}
 	fig, err := Run(ctx, db, Setup{Bin: adminBinary(t), URLs: urls, User: user, Pass: pass, Generation: gen,
-		Families: families, Load: time.Duration(seconds) * time.Second, Kills: envInt(envKills, 3), Lease: lease, Dir: dir,
+		Families: families, Workflows: workflows, Load: time.Duration(seconds) * time.Second, Kills: envInt(envKills, 3), Lease: lease, Dir: dir,
 		SettleAfter: settleAt, Extra: extra, Logf: t.Logf})
 	if err != nil {
 		t.Fatalf("run %d: %v (admin logs in %s)", run, err, dir)
@@ -176,7 +191,10 @@ func runOne(t *testing.T, run int, urls []string, user, pass string, gen schema.
 	if fig.Lost != 0 || fig.Doubled != 0 || fig.LogLost != 0 || fig.LogDoubled != 0 || fig.Unrecorded != 0 || fig.Unsettled != 0 {
 		t.Errorf("run %d: decided children and retries lost or doubled (load average %s):\n%s", run, cluster.LoadAverage(), fig.Table())
 	}
-	if fig.ChildrenDecided == 0 || fig.RetriesDecided == 0 {
+	if fig.Wf.Bad() {
+		t.Errorf("run %d: workflow nodes lost, doubled or runs ended wrong (load average %s):\n%s", run, cluster.LoadAverage(), fig.Table())
+	}
+	if fig.ChildrenDecided == 0 || fig.RetriesDecided == 0 || (workflows > 0 && fig.Wf.Runs == 0) {
 		t.Errorf("run %d: nothing decided:\n%s", run, fig.Table())
 	}
 	return fig

@@ -25,7 +25,11 @@ type Setup struct {
 	Families   int
 	Load       time.Duration // how long the parents fire
 	Kills      int           // SIGKILLs during Load, at random moments
-	Lease      string        // xxl.job.durable-triggers.lease
+	// Workflows is how many workflows of wfShape start every second
+	// beside the families (0: none; the admins run with workflows on
+	// either way when it is not 0).
+	Workflows int
+	Lease     string // xxl.job.durable-triggers.lease
 	// SettleAfter is xxl.job.durable-triggers.settle-after: short, so that
 	// the rows killed admins left without a result are settled within the
 	// run; "" keeps the admins' default and does not wait for them.
@@ -59,14 +63,25 @@ func Run(ctx context.Context, db *cluster.DB, su Setup) (Figures, error) {
 	// to 300 ms and children's /run answered within 400 ms spread their
 	// children over the second, so that a kill at any moment finds some
 	// decided, some being prepared, some in /run.
+	// A result finished while the only admin (SQLite) is down waits for
+	// its restart, as a Java executor's does: dropped, it would leave its
+	// log running and its workflow node waiting for ever.
 	exec.Configure(fakeexec.Config{
+		KeepCallbacks: true,
 		Result: func(job int) int {
-			if load.Kind(job) == "F" {
+			if k := load.Kind(job); k == "F" || k == "X" {
 				return 500
 			}
 			return 200
 		},
-		RunTime: func(int) time.Duration { return time.Duration(rand.IntN(300)) * time.Millisecond },
+		// A workflow node's run is shorter, so that a run of 10 nodes
+		// (4 deep) ends in one to three seconds.
+		RunTime: func(job int) time.Duration {
+			if k := load.Kind(job); k == "W" || k == "X" {
+				return time.Duration(rand.IntN(150)) * time.Millisecond
+			}
+			return time.Duration(rand.IntN(300)) * time.Millisecond
+		},
 		Delay: func(job int) time.Duration {
 			if load.Kind(job) == "P" {
 				return 0
@@ -78,6 +93,9 @@ func Run(ctx context.Context, db *cluster.DB, su Setup) (Figures, error) {
 	if su.SettleAfter != "" {
 		args = append(args, "--xxl.job.durable-triggers.settle-after="+su.SettleAfter)
 	}
+	if su.Workflows > 0 {
+		args = append(args, "--xxl.job.workflows.enabled=true")
+	}
 	f := newFleet(su.Bin, su.URLs, su.User, su.Pass, su.Dir, exec, append(args, su.Extra...)...)
 	defer f.killAll()
 	for i := range su.URLs {
@@ -85,9 +103,21 @@ func Run(ctx context.Context, db *cluster.DB, su Setup) (Figures, error) {
 			return Figures{}, err
 		}
 	}
+	// The workflow tables exist once an admin with workflows on started.
+	var wfs *Workflows
+	if su.Workflows > 0 {
+		if wfs, err = SeedWorkflows(ctx, db.Store, load, su.Workflows); err != nil {
+			return Figures{}, err
+		}
+	}
 	first := time.Now().Truncate(time.Second).Add(startMargin)
 	if err := load.Arm(ctx, db, first); err != nil {
 		return Figures{}, err
+	}
+	if wfs != nil {
+		if err := wfs.Arm(ctx, db, first); err != nil {
+			return Figures{}, err
+		}
 	}
 	end := first.Add(su.Load)
 	for _, at := range killTimes(first, end, su.Kills) {
@@ -107,7 +137,12 @@ func Run(ctx context.Context, db *cluster.DB, su Setup) (Figures, error) {
 	if err := load.Stop(ctx, db); err != nil {
 		return Figures{}, err
 	}
-	if err := settle(ctx, db, exec, load, su.SettleAfter != "", su.Logf); err != nil {
+	if wfs != nil {
+		if err := wfs.Stop(ctx, db); err != nil {
+			return Figures{}, err
+		}
+	}
+	if err := settle(ctx, db, exec, load, wfs, su.SettleAfter != "", su.Logf); err != nil {
 		return Figures{}, err
 	}
 	rows, err := load.rows(ctx, db.SQL)
@@ -120,6 +155,13 @@ func Run(ctx context.Context, db *cluster.DB, su Setup) (Figures, error) {
 	}
 	fig := count(load, rows, exec.Ledger(), ">>>>>>>>>>>"+texts.Text("jobconf_trigger_type_retry")+"<<<<<<<<<<<")
 	fig.Runs, fig.Kills, fig.TakenOver, fig.Settled = 1, su.Kills, map[string]int{}, map[string]int{}
+	if wfs != nil {
+		read, err := wfs.read(ctx, db.SQL, load.Group)
+		if err != nil {
+			return Figures{}, err
+		}
+		fig.Wf = countWorkflows(read, exec.Ledger(), func(job int) bool { _, ok := wfs.jobs[job]; return ok })
+	}
 	f.killAll()
 	for _, name := range f.logFiles() {
 		b, _ := os.ReadFile(name)
@@ -154,7 +196,7 @@ func killTimes(from, to time.Time, n int) []time.Time {
 // or waiting for its callback, with rows (when the admins settle them)
 // none left without a result, and none of that changing for 3 s (a retry
 // is decided a moment after its failed log is claimed).
-func settle(ctx context.Context, db *cluster.DB, exec *fakeexec.Executor, load *Load, rows bool, logf func(string, ...any)) error {
+func settle(ctx context.Context, db *cluster.DB, exec *fakeexec.Executor, load *Load, wfs *Workflows, rows bool, logf func(string, ...any)) error {
 	start := time.Now()
 	defer func() { logf("settled in %s", time.Since(start).Round(time.Second)) }()
 	ctx, cancel := context.WithTimeout(ctx, settleLimit)
@@ -187,9 +229,15 @@ func settle(ctx context.Context, db *cluster.DB, exec *fakeexec.Executor, load *
 		if !rows {
 			open = 0
 		}
-		state := fmt.Sprintf("pending %d, failed logs waiting %d, rows %d (without a result %d), runs %d, executor idle %v",
-			pending, waiting, total, open, len(exec.Ledger()), idle)
-		if pending == 0 && waiting == 0 && open == 0 && idle && state == last {
+		wfOpen := 0
+		if wfs != nil {
+			if wfOpen, err = wfs.openRuns(ctx, db.SQL); err != nil {
+				return err
+			}
+		}
+		state := fmt.Sprintf("pending %d, failed logs waiting %d, rows %d (without a result %d), runs %d, executor idle %v, workflow runs open %d",
+			pending, waiting, total, open, len(exec.Ledger()), idle, wfOpen)
+		if pending == 0 && waiting == 0 && open == 0 && wfOpen == 0 && idle && state == last {
 			stable++
 		} else {
 			stable = 0
@@ -202,7 +250,11 @@ func settle(ctx context.Context, db *cluster.DB, exec *fakeexec.Executor, load *
 		}
 		last = state
 		if !sleepUntil(ctx, time.Now().Add(time.Second)) {
-			return fmt.Errorf("not settled after %s: %s", settleLimit, state)
+			dump := ""
+			if wfs != nil && wfOpen > 0 {
+				dump = wfs.dumpOpen(context.WithoutCancel(ctx), db.SQL)
+			}
+			return fmt.Errorf("not settled after %s: %s%s", settleLimit, state, dump)
 		}
 	}
 }

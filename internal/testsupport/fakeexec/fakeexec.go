@@ -44,6 +44,11 @@ type Config struct {
 	Delay func(jobID int) time.Duration
 	// Admins receive the callbacks; none: runs are not called back.
 	Admins []Endpoint
+	// KeepCallbacks keeps a result while no admin is listed (every admin
+	// down for a moment) and calls it back once one is, as Java's
+	// executor keeps a callback that failed in its callback file and
+	// retries it; false drops it.
+	KeepCallbacks bool
 }
 
 // Entry is the ledger line of one log id.
@@ -304,6 +309,10 @@ func (e *Executor) callback(p api.TriggerParam, code int) {
 		case <-time.After(pause):
 		}
 		e.mu.Lock()
+		if len(e.cfg.Admins) == 0 && e.cfg.KeepCallbacks {
+			e.mu.Unlock()
+			continue
+		}
 		if len(e.cfg.Admins) == 0 {
 			e.waiting--
 			e.signal()
