@@ -209,11 +209,18 @@ func runOne(t *testing.T, run int, urls []string, user, pass string, gen schema.
 func report(t *testing.T, name string, total Figures) {
 	t.Helper()
 	t.Logf("%s, all runs:\n%s", name, total.Table())
-	taken := 0
+	// The kills must have hit work in flight, or the run proves nothing:
+	// a pending trigger another admin took over, or a row left without a
+	// result that an admin settled (a kill between a parent's log row and
+	// its /run leaves the latter and, now and then, none of the former).
+	hit := 0
 	for _, n := range total.TakenOver {
-		taken += n
+		hit += n
 	}
-	if taken == 0 && os.Getenv(envOff) != "1" {
-		t.Errorf("%s: %d SIGKILLs left no pending trigger behind to take over", name, total.Kills)
+	for _, n := range total.Settled {
+		hit += n
+	}
+	if hit == 0 && os.Getenv(envOff) != "1" {
+		t.Errorf("%s: %d SIGKILLs left no pending trigger to take over and no row to settle", name, total.Kills)
 	}
 }
