@@ -35,23 +35,29 @@ func TestTakeoverJavaExecutor(t *testing.T) {
 	}
 }
 
-func takeoverJava(t *testing.T, version string) {
-	ctx := context.Background()
+// javaExecutorStore starts a Java executor of version whose admin address
+// nobody listens at (registrations and callbacks fail, the runs still
+// happen) and a SQLite store with a manual group holding its address.
+func javaExecutorStore(t *testing.T, version string) (*javaexec.Executor, *schema.Store, schema.Group) {
+	t.Helper()
 	port, err := javaexec.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Nobody listens at the admin address: registrations and callbacks
-	// fail, the runs still happen.
-	e, err := javaexec.Start(ctx, javaexec.Options{Version: version, AdminAddress: "http://127.0.0.1:1/xxl-job-admin",
+	e, err := javaexec.Start(context.Background(), javaexec.Options{Version: version, AdminAddress: "http://127.0.0.1:1/xxl-job-admin",
 		Port: port, LogDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = e.Kill() })
-
 	s := storetest.SQLite(t)
 	group := testfactory.Group(t, s, testfactory.GroupOpts{AddressType: 1, AddressList: schema.Ptr(e.Address())})
+	return e, s, group
+}
+
+func takeoverJava(t *testing.T, version string) {
+	ctx := context.Background()
+	e, s, group := javaExecutorStore(t, version)
 	job := testfactory.Job(t, s, testfactory.JobOpts{Group: group.ID, Handler: "slowHandler", Param: schema.Ptr("2")})
 	client := api.NewClient(api.ClientConfig{})
 	t.Cleanup(client.CloseIdleConnections)

@@ -15,7 +15,6 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/conformance/javaexec"
 	"github.com/xxl-admin-go/xxl-admin-go/core/thread"
 	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
-	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/storetest"
 	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/testfactory"
 )
 
@@ -42,19 +41,7 @@ func TestSettleJavaExecutor(t *testing.T) {
 
 func settleJava(t *testing.T, version string) {
 	ctx := context.Background()
-	port, err := javaexec.FreePort()
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := javaexec.Start(ctx, javaexec.Options{Version: version, AdminAddress: "http://127.0.0.1:1/xxl-job-admin",
-		Port: port, LogDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = e.Kill() })
-
-	s := storetest.SQLite(t)
-	group := testfactory.Group(t, s, testfactory.GroupOpts{AddressType: 1, AddressList: schema.Ptr(e.Address())})
+	e, s, group := javaExecutorStore(t, version)
 	slow := testfactory.Job(t, s, testfactory.JobOpts{Group: group.ID, Handler: "slowHandler", Param: schema.Ptr("2")})
 	other := testfactory.Job(t, s, testfactory.JobOpts{Group: group.ID, Handler: "slowHandler", Param: schema.Ptr("0")})
 	client := api.NewClient(api.ClientConfig{})
