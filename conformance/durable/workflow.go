@@ -115,13 +115,7 @@ func (w *Workflows) Arm(ctx context.Context, db *cluster.DB, first time.Time) er
 // finds it off under its row lock and starts nothing. On Galera an
 // update that conflicts with a fire is run again.
 func (w *Workflows) Stop(ctx context.Context, db *cluster.DB) error {
-	var err error
-	for range 20 {
-		if err = w.set(ctx, db, 0, 0); err == nil || !schema.IsConflict(err) {
-			return err
-		}
-	}
-	return err
+	return redoConflicts(func() error { return w.set(ctx, db, 0, 0) })
 }
 
 func (w *Workflows) set(ctx context.Context, db *cluster.DB, enabled int, next int64) error {
