@@ -1,7 +1,10 @@
 package schema
 
 import (
+	"context"
 	"errors"
+	"math/rand/v2"
+	"time"
 
 	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -59,4 +62,28 @@ func IsDuplicate(err error) bool {
 	}
 	var coded interface{ Code() int }
 	return errors.As(err, &coded) && coded.Code() == sqliteConstraintUnique
+}
+
+// RetryConflicts calls run up to attempts times while it fails with a
+// write conflict (IsConflict: such a transaction changed nothing, and
+// running it again reads the winner's rows), pausing 10–50 ms (random)
+// between attempts; again, if not nil, is told of each retry.
+func RetryConflicts(ctx context.Context, attempts int, run func() error, again func(attempt int)) error {
+	var err error
+	for attempt := 1; attempt <= attempts; attempt++ {
+		if err = run(); err == nil || !IsConflict(err) || attempt == attempts {
+			return err
+		}
+		if again != nil {
+			again(attempt)
+		}
+		pause := time.NewTimer(time.Duration(10+rand.IntN(40)) * time.Millisecond)
+		select {
+		case <-pause.C:
+		case <-ctx.Done():
+			pause.Stop()
+			return ctx.Err()
+		}
+	}
+	return err
 }

@@ -85,20 +85,7 @@ func (l *Load) Arm(ctx context.Context, db *cluster.DB, first time.Time) error {
 // round of another node that read them before conflicts at certification
 // and the update is run again.
 func (l *Load) Stop(ctx context.Context, db *cluster.DB) error {
-	return redoConflicts(func() error { return l.setParents(ctx, db, 0, 0) })
-}
-
-// redoConflicts runs write again, up to 20 times, while it loses to a
-// concurrent writer (schema.IsConflict: a Galera certification failure,
-// a deadlock); any other error, or success, ends it.
-func redoConflicts(write func() error) error {
-	var err error
-	for range 20 {
-		if err = write(); err == nil || !schema.IsConflict(err) {
-			return err
-		}
-	}
-	return err
+	return schema.RetryConflicts(ctx, 20, func() error { return l.setParents(ctx, db, 0, 0) }, nil)
 }
 
 func (l *Load) setParents(ctx context.Context, db *cluster.DB, status int, next int64) error {

@@ -115,7 +115,7 @@ func (w *Workflows) Arm(ctx context.Context, db *cluster.DB, first time.Time) er
 // finds it off under its row lock and starts nothing. On Galera an
 // update that conflicts with a fire is run again.
 func (w *Workflows) Stop(ctx context.Context, db *cluster.DB) error {
-	return redoConflicts(func() error { return w.set(ctx, db, 0, 0) })
+	return schema.RetryConflicts(ctx, 20, func() error { return w.set(ctx, db, 0, 0) }, nil)
 }
 
 func (w *Workflows) set(ctx context.Context, db *cluster.DB, enabled int, next int64) error {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -130,22 +129,8 @@ func (s *Service) underLock(ctx context.Context, fn func(tx *schema.Store) error
 		})
 }
 
-// retryConflicts calls run up to attempts times while it fails with a
-// write conflict, pausing 10–50 ms (random) between attempts.
+// retryConflicts is schema.RetryConflicts (kept under this name for the
+// service's tests).
 func retryConflicts(ctx context.Context, attempts int, run func() error, again func(attempt int)) error {
-	var err error
-	for attempt := 1; attempt <= attempts; attempt++ {
-		if err = run(); err == nil || !schema.IsConflict(err) || attempt == attempts {
-			return err
-		}
-		again(attempt)
-		pause := time.NewTimer(time.Duration(10+rand.IntN(40)) * time.Millisecond)
-		select {
-		case <-pause.C:
-		case <-ctx.Done():
-			pause.Stop()
-			return ctx.Err()
-		}
-	}
-	return err
+	return schema.RetryConflicts(ctx, attempts, run, again)
 }

@@ -314,12 +314,9 @@ func (f *Flow) storeResults(ctx context.Context, outs []outcome, rows []schema.J
 	// own order. The loser changed nothing, and the transaction is
 	// idempotent (it re-reads which claims still hold), so it is redone a
 	// few times before the rows are left to the sweeper.
-	var err error
-	for attempt := 0; attempt < resultConflictTries; attempt++ {
-		if err = f.storeResultsTx(ctx, outs, rows, claims, &kept); !schema.IsConflict(err) {
-			break
-		}
-	}
+	err := schema.RetryConflicts(ctx, resultConflictTries, func() error {
+		return f.storeResultsTx(ctx, outs, rows, claims, &kept)
+	}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("store %d trigger results: %w", len(rows), err)
 	}
