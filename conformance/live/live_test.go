@@ -95,8 +95,14 @@ func TestLiveExecutors(t *testing.T) {
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) {
 			requireJava(t)
+			// Each pairing has its own admin, database and executor JVM;
+			// nothing counts fires to the second here, so they overlap
+			// (most of a pairing is a JVM starting).
 			for _, p := range pairings() {
-				t.Run(p.String(), func(t *testing.T) { liveScenario(t, b, p) })
+				t.Run(p.String(), func(t *testing.T) {
+					t.Parallel()
+					liveScenario(t, b, p)
+				})
 			}
 		})
 	}
