@@ -3,6 +3,7 @@ package workflow
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
@@ -44,6 +45,67 @@ func TestStopRun(t *testing.T) {
 		}
 		if n := len(r.logs(second)); n != 0 {
 			t.Fatalf("the second node ran %d times after the stop", n)
+		}
+	})
+}
+
+// TestStopRunKilling: a stop kills the execution of the node in flight
+// with the caller's killer after the stop commits, and reports a kill
+// that failed without undoing the stop; a run retried and stopped again
+// kills only the current attempt's execution, not one an earlier stop
+// already had.
+func TestStopRunKilling(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, s *schema.Store) {
+		r := newRig(t, s, 1)
+		ctx := context.Background()
+		e := r.admins[0].engine
+		job := r.job(0)
+		r.exec.Hold(job)
+		defer r.exec.Release(job)
+		wf := r.workflow(Graph{Nodes: []Node{{ID: 1, JobID: job}}}, Concurrency{}, "")
+		runID, err := e.StartRun(ctx, wf, StartRequest{TriggerType: "MANUAL"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var asked []int64
+		kill := func(_ context.Context, logID int64) error {
+			asked = append(asked, logID)
+			if len(asked) == 2 {
+				return errors.New("executor gone")
+			}
+			return nil
+		}
+		stopped, err := e.StopRunKilling(ctx, runID, kill)
+		if err != nil {
+			t.Fatal(err)
+		}
+		logs := r.logs(job)
+		if len(logs) != 1 || fmt.Sprint(stopped.Running, stopped.Killed, len(stopped.Failed)) != fmt.Sprint([]int64{logs[0].ID}, []int64{logs[0].ID}, 0) {
+			t.Fatalf("first stop: %+v, logs %+v", stopped, logs)
+		}
+		if err := e.RetryRun(ctx, runID); err != nil {
+			t.Fatal(err)
+		}
+		stopped, err = e.StopRunKilling(ctx, runID, kill)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first := logs[0].ID
+		logs = r.logs(job)
+		if len(logs) != 2 {
+			t.Fatalf("logs after the retry: %+v", logs)
+		}
+		second := max(logs[0].ID, logs[1].ID)
+		if second == first || fmt.Sprint(stopped.Running, stopped.Killed) != fmt.Sprint([]int64{second}, []int64{}) ||
+			len(stopped.Failed) != 1 || stopped.Failed[0].LogID != second || stopped.Failed[0].Err.Error() != "executor gone" {
+			t.Fatalf("second stop: %+v, logs %+v", stopped, logs)
+		}
+		if run, err := s.WorkflowRunLoad(ctx, runID); err != nil || RunState(run.State) != RunStopped {
+			t.Fatalf("run after a failed kill: %+v %v", run, err)
+		}
+		if _, err := e.StopRunKilling(ctx, runID, kill); !errors.Is(err, ErrState) || len(asked) != 2 {
+			t.Fatalf("stopping a stopped run: %v, kills asked %v", err, asked)
 		}
 	})
 }
