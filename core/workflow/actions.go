@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
@@ -97,7 +98,12 @@ type KillFailure struct {
 // job API's both come here. The kills follow the stop's commit, so a
 // kill that fails (the executor gone, the log deleted, the caller not
 // allowed its group) leaves the run stopped and is reported, not
-// returned as the error.
+// returned as the error. A log whose trigger is still on its way (the
+// executor may already run it: the trigger flow records the /run's answer
+// when it comes back) is waited for, up to sendWait; one that ended
+// meanwhile is left alone — killing it would kill the job's next run at
+// that executor and overwrite the result it reported — and is neither
+// killed nor failed.
 func (e *Engine) StopRunKilling(ctx context.Context, runID int64, kill Killer) (Stopped, error) {
 	running, err := e.StopRun(ctx, runID)
 	if err != nil {
@@ -105,6 +111,9 @@ func (e *Engine) StopRunKilling(ctx context.Context, runID int64, kill Killer) (
 	}
 	out := Stopped{Running: append([]int64{}, running...), Killed: []int64{}, Failed: []KillFailure{}}
 	for _, id := range running {
+		if l, err := e.awaitSent(ctx, id); err == nil && l.HandleCode != 0 {
+			continue
+		}
 		if err := kill(ctx, id); err != nil {
 			e.log.Warn().Err(err).Int64("run_id", runID).Int64("log_id", id).Msg("kill of a stopped workflow run's node failed")
 			out.Failed = append(out.Failed, KillFailure{LogID: id, Err: err})
@@ -113,6 +122,31 @@ func (e *Engine) StopRunKilling(ctx context.Context, runID int64, kill Killer) (
 		out.Killed = append(out.Killed, id)
 	}
 	return out, nil
+}
+
+// sendWait bounds how long a stop waits for a node's trigger in flight to
+// be recorded: an executor's /run answers within 3 s (the client's
+// timeout), and failover may try a second address.
+const sendWait = 5 * time.Second
+
+// awaitSent reads a log row until its trigger's answer or its result is
+// recorded, or sendWait has passed. It waits on real time, not the
+// engine's clock: what it waits for is a call on the network.
+func (e *Engine) awaitSent(ctx context.Context, logID int64) (schema.JobLog, error) {
+	deadline := time.Now().Add(sendWait)
+	for {
+		l, err := e.cfg.Store.LogLoad(ctx, logID)
+		if err != nil || l.TriggerCode != 0 || l.HandleCode != 0 || !time.Now().Before(deadline) {
+			return l, err
+		}
+		t := time.NewTimer(20 * time.Millisecond)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return l, ctx.Err()
+		case <-t.C:
+		}
+	}
 }
 
 // RetryRun runs a failed or stopped run again from where it failed: its
