@@ -1,16 +1,12 @@
 package live
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"time"
 
-	"github.com/xxl-admin-go/xxl-admin-go/compat/api"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 )
 
@@ -28,7 +24,7 @@ const openapiToken = "live-openapi-token-0123"
 var workflowArgs = []string{"--xxl.job.workflows.enabled=true", "--xxl.job.openapi.token=" + openapiToken}
 
 // runsWorkflow tells which pairings of TestLiveExecutors also run the
-// workflow: each Java version of issue 28 once, on its own generation's
+// workflow: Java 2.4.2 and 3.4.2 once each, on its own generation's
 // tables, on SQLite.
 func runsWorkflow(b backend, p pairing) bool {
 	return b.name == "sqlite" && (p.version == "2.4.2" && p.admin.name == admin2x.name ||
@@ -179,51 +175,6 @@ func (f *fixture) workflowScenario(x wfExecutor) {
 	}
 }
 
-// stopKills starts a one-node workflow whose node sleeps at the executor
-// and stops the run through the job API: the executor receives /kill,
-// the node's log ends killed, the run STOPPED.
-func (f *fixture) stopKills(x wfExecutor) {
-	t := f.t
-	t.Helper()
-	ctx := context.Background()
-	job := f.wfJob(x.group, "wf sleeper", x.slow)
-	status, wf := f.openapi("POST", "/workflows", map[string]any{"jobGroup": x.group, "name": "sleeper",
-		"nodes": []map[string]any{{"id": 1, "jobId": job, "param": "30"}}})
-	if status != http.StatusCreated {
-		t.Fatalf("create the sleeper: %d %v", status, wf)
-	}
-	run := f.startRun(wf["id"], "")
-	f.eventually("the sleeper running at the executor", 10*time.Second, func() (bool, string) {
-		r := f.client.IdleBeat(ctx, x.address, api.IdleBeatParam{JobID: job})
-		return r.Code == 500, r.MsgText()
-	})
-	began := time.Now()
-	status, stopped := f.openapi("POST", fmt.Sprintf("/runs/%v/stop", run["id"]), nil)
-	if status != http.StatusOK || stopped["state"] != "STOPPED" {
-		t.Fatalf("stop: %d %v", status, stopped)
-	}
-	running, _ := stopped["runningLogIds"].([]any)
-	killed, _ := stopped["killedLogIds"].([]any)
-	if len(running) != 1 || fmt.Sprint(killed) != fmt.Sprint(running) || fmt.Sprint(stopped["killFailures"]) != "[]" {
-		t.Fatalf("stop's kills: running %v, killed %v, failures %v", running, killed, stopped["killFailures"])
-	}
-	// The kill interrupted the handler's sleep of 30 s.
-	f.eventually("the executor idle after the kill", 10*time.Second, func() (bool, string) {
-		r := f.client.IdleBeat(ctx, x.address, api.IdleBeatParam{JobID: job})
-		return r.Code == 200, r.MsgText()
-	})
-	t.Logf("stop through the job API to the executor idle: %s", time.Since(began).Round(time.Millisecond))
-	id := int64(running[0].(float64))
-	l := f.waitHandled(id, 10*time.Second)
-	// The kill is recorded as the log list's kill records it (zh_CN
-	// joblog_kill_log_byman and the executor's answer); the executor's
-	// own callback of the interrupted run comes after and changes nothing.
-	if l.HandleCode != 500 || !strings.HasPrefix(deref(l.HandleMsg), "人为操作，主动终止:") {
-		t.Errorf("the killed node's log: handle %d %q", l.HandleCode, deref(l.HandleMsg))
-	}
-	f.checkRanOnce(x.address, x.runs, []int{job}, id)
-}
-
 // wfJob adds a job of the group, without a schedule, for a node.
 func (f *fixture) wfJob(group int, desc, handler string) int {
 	f.t.Helper()
@@ -237,62 +188,6 @@ func (f *fixture) wfJob(group int, desc, handler string) int {
 		f.t.Fatal(err)
 	}
 	return id
-}
-
-// startRun starts a run of workflow id through the job API.
-func (f *fixture) startRun(id any, params string) map[string]any {
-	f.t.Helper()
-	status, run := f.openapi("POST", fmt.Sprintf("/workflows/%v/runs", id), map[string]any{"params": params})
-	if status != http.StatusCreated {
-		f.t.Fatalf("start a run: %d %v", status, run)
-	}
-	return run
-}
-
-// awaitRun polls the run until it has ended.
-func (f *fixture) awaitRun(run map[string]any, within time.Duration) map[string]any {
-	f.t.Helper()
-	f.eventually(fmt.Sprintf("workflow run %v ends", run["id"]), within, func() (bool, string) {
-		var status int
-		status, run = f.openapi("GET", fmt.Sprintf("/runs/%v", run["id"]), nil)
-		return status == http.StatusOK && run["state"] != "RUNNING" && run["state"] != "QUEUED", fmt.Sprint(run)
-	})
-	return run
-}
-
-// openapi calls the admin's job API and returns the status and the
-// answer's data (or the whole answer of an error).
-func (f *fixture) openapi(method, path string, body any) (int, map[string]any) {
-	f.t.Helper()
-	var in io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			f.t.Fatal(err)
-		}
-		in = bytes.NewReader(b)
-	}
-	req, err := http.NewRequest(method, f.admin+"/openapi/v1"+path, in)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+openapiToken)
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	var out map[string]any
-	if err := json.NewDecoder(res.Body).Decode(&out); err != nil {
-		f.t.Fatalf("%s %s: %d, not JSON: %v", method, path, res.StatusCode, err)
-	}
-	if data, ok := out["data"].(map[string]any); ok {
-		return res.StatusCode, data
-	}
-	return res.StatusCode, out
 }
 
 // countNew counts the log rows after the one with id before.
