@@ -27,7 +27,7 @@ import (
 // Workflows is what the workflow pages need of the engine.
 type Workflows interface {
 	StartRun(ctx context.Context, workflowID int, req workflow.StartRequest) (int64, error)
-	StopRun(ctx context.Context, runID int64) ([]int64, error)
+	StopRunKilling(ctx context.Context, runID int64, kill workflow.Killer) (workflow.Stopped, error)
 	RetryRun(ctx context.Context, runID int64) error
 	SkipNode(ctx context.Context, runID int64, nodeID int) error
 	MarkSucceeded(ctx context.Context, runID int64, nodeID int) error

@@ -1,6 +1,7 @@
 package console
 
 import (
+	"context"
 	"errors"
 	"net/url"
 	"strconv"
@@ -66,10 +67,7 @@ func (c *Console) workflowAction(x *exchange) error {
 	eng := c.cfg.Workflows
 	switch action {
 	case "stop":
-		var running []int64
-		if running, err = eng.StopRun(x.ctx, runID); err == nil {
-			c.wfKill(x, runID, running)
-		}
+		_, err = eng.StopRunKilling(x.ctx, runID, c.wfKiller(x))
 	case "retry":
 		err = eng.RetryRun(x.ctx, runID)
 	case "rerun":
@@ -123,13 +121,12 @@ func (c *Console) wfActionFailed(err error) error {
 	return err
 }
 
-// wfKill asks the executors to kill what a stopped run left running (as
-// the log list's kill does); a refusal is logged, the run is stopped
-// either way and those results change nothing.
-func (c *Console) wfKill(x *exchange, runID int64, logs []int64) {
-	for _, id := range logs {
-		if _, err := c.logs.Kill(x.ctx, id, accessOf(x.user).MayUse(), x.user.Username); err != nil {
-			c.log.Warn().Err(err).Int64("run_id", runID).Int64("log_id", id).Msg("kill of a stopped workflow run's node failed")
-		}
+// wfKiller kills what a stopped run left running as the log list's kill
+// does, with the user's access; the engine logs a refusal, and the run is
+// stopped either way (those results change nothing).
+func (c *Console) wfKiller(x *exchange) workflow.Killer {
+	return func(ctx context.Context, logID int64) error {
+		_, err := c.logs.Kill(ctx, logID, accessOf(x.user).MayUse(), x.user.Username)
+		return err
 	}
 }

@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 
@@ -82,21 +83,21 @@ func isAPINotFound(err error) bool {
 }
 
 // writeRun answers a run as it stands now.
-func (a *API) writeRun(c *call, status int, id int64, killed []int64) error {
+func (a *API) writeRun(c *call, status int, id int64) error {
+	out, err := a.runNow(c, id)
+	if err != nil {
+		return err
+	}
+	writeData(c.w, status, out, nil)
+	return nil
+}
+
+func (a *API) runNow(c *call, id int64) (runJSON, error) {
 	d, err := workflow.LoadRun(c.ctx, a.cfg.Store, id)
 	if err != nil {
-		return wfError(err)
+		return runJSON{}, wfError(err)
 	}
-	out := a.runDetailOut(d)
-	if killed == nil {
-		writeData(c.w, status, out, nil)
-		return nil
-	}
-	writeData(c.w, status, struct {
-		runJSON
-		Running []int64 `json:"runningLogIds"`
-	}{out, killed}, nil)
-	return nil
+	return a.runDetailOut(d), nil
 }
 
 func (a *API) startRun(c *call) error {
@@ -118,7 +119,7 @@ func (a *API) startRun(c *call) error {
 		return wfError(err)
 	}
 	a.log.Info().Int("workflow_id", id).Int64("run_id", runID).Str("username", c.access.User).Msg("workflow run started through the job API")
-	return a.writeRun(c, http.StatusCreated, runID, nil)
+	return a.writeRun(c, http.StatusCreated, runID)
 }
 
 func (a *API) listRuns(c *call) error {
@@ -159,21 +160,66 @@ func (a *API) getRun(c *call) error {
 	return nil
 }
 
-// stopRun stops a run; runningLogIds are the executions already at their
-// executors, which go on (kill them with POST /logs/{id}/kill).
+// stoppedRun is the answer to a stop: the run, and what became of its
+// executions at executors.
+type stoppedRun struct {
+	runJSON
+	Running []int64       `json:"runningLogIds"`
+	Killed  []int64       `json:"killedLogIds"`
+	Failed  []killFailure `json:"killFailures"`
+}
+
+// killFailure is an execution the stop could not kill.
+type killFailure struct {
+	LogID   int64  `json:"logId"`
+	Message string `json:"message"`
+}
+
+// stopRun stops a run and kills its executions at their executors as the
+// console's stop does (the same engine call, the log list's kill with the
+// caller's access); ?kill=false leaves them running, listed in
+// runningLogIds for POST /logs/{id}/kill.
 func (a *API) stopRun(c *call) error {
+	kill := true
+	switch v := c.r.URL.Query().Get("kill"); v {
+	case "", "true":
+	case "false":
+		kill = false
+	default:
+		return invalid("kill: use true or false, not %q", v)
+	}
 	d, err := a.loadRun(c)
 	if err != nil {
 		return err
 	}
-	running, err := a.cfg.Workflows.StopRun(c.ctx, d.Run.ID)
-	if err != nil {
-		return wfError(err)
+	out := stoppedRun{Killed: []int64{}, Failed: []killFailure{}}
+	if kill {
+		stopped, err := a.cfg.Workflows.StopRunKilling(c.ctx, d.Run.ID, func(ctx context.Context, logID int64) error {
+			_, err := a.cfg.Logs.Kill(ctx, logID, c.access.MayUse(), c.access.User)
+			return err
+		})
+		if err != nil {
+			return wfError(err)
+		}
+		out.Running, out.Killed = stopped.Running, stopped.Killed
+		for _, f := range stopped.Failed {
+			out.Failed = append(out.Failed, killFailure{LogID: f.LogID, Message: f.Err.Error()})
+		}
+	} else {
+		if out.Running, err = a.cfg.Workflows.StopRun(c.ctx, d.Run.ID); err != nil {
+			return wfError(err)
+		}
+		if out.Running == nil {
+			out.Running = []int64{}
+		}
 	}
-	if running == nil {
-		running = []int64{}
+	a.log.Info().Int64("run_id", d.Run.ID).Str("username", c.access.User).Bool("kill", kill).Ints64("killed", out.Killed).
+		Int("kill_failures", len(out.Failed)).Msg("workflow run stopped through the job API")
+	if out.runJSON, err = a.runNow(c, d.Run.ID); err != nil {
+		return err
 	}
-	return a.writeRun(c, http.StatusOK, d.Run.ID, running)
+	writeData(c.w, http.StatusOK, out, nil)
+	return nil
 }
 
 func (a *API) retryRun(c *call) error {
@@ -184,7 +230,7 @@ func (a *API) retryRun(c *call) error {
 	if err := a.cfg.Workflows.RetryRun(c.ctx, d.Run.ID); err != nil {
 		return wfError(err)
 	}
-	return a.writeRun(c, http.StatusOK, d.Run.ID, nil)
+	return a.writeRun(c, http.StatusOK, d.Run.ID)
 }
 
 // nodeAction runs an operator's action on a node of a run.
@@ -203,7 +249,7 @@ func (a *API) nodeAction(c *call, act func(runID int64, node int) error) error {
 	if err := act(d.Run.ID, node); err != nil {
 		return wfError(err)
 	}
-	return a.writeRun(c, http.StatusOK, d.Run.ID, nil)
+	return a.writeRun(c, http.StatusOK, d.Run.ID)
 }
 
 func (a *API) skipNode(c *call) error {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/xxl-admin-go/xxl-admin-go/compat/api"
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/storetest"
 	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/testfactory"
@@ -119,16 +120,51 @@ func TestWorkflowAPI(t *testing.T) {
 		if a.status != 200 || second["state"] != "TRIGGERED" || second["param"] != "day=2026-11-22" {
 			t.Fatalf("mark node 1: %d %s", a.status, a.body)
 		}
+		// A stop kills the node at its executor as the log list's kill
+		// does; a kill the executor refuses is reported; kill=false leaves
+		// it running.
+		if a := e.call("POST", run+"/stop?kill=maybe", nil); a.status != 400 {
+			t.Errorf("stop?kill=maybe: %d %s", a.status, a.body)
+		}
 		a = e.call("POST", run+"/stop", nil)
-		if a.status != 200 || a.data()["state"] != "STOPPED" || len(a.data()["runningLogIds"].([]any)) != 1 {
+		if a.status != 200 || a.data()["state"] != "STOPPED" || len(a.data()["runningLogIds"].([]any)) != 1 ||
+			fmt.Sprint(a.data()["killedLogIds"]) != fmt.Sprint(a.data()["runningLogIds"]) || len(a.data()["killFailures"].([]any)) != 0 {
 			t.Fatalf("stop: %d %s", a.status, a.body)
+		}
+		killed := int64(a.data()["killedLogIds"].([]any)[0].(float64))
+		if l, err := s.LogLoad(t.Context(), killed); err != nil || l.HandleCode != 500 || l.HandleMsg == nil ||
+			!strings.Contains(*l.HandleMsg, "job thread already killed.") {
+			t.Errorf("the killed log: %+v %v", l, err)
 		}
 		if a := e.call("POST", run+"/stop", nil); a.status != 409 {
 			t.Errorf("stop a stopped run: %d %s", a.status, a.body)
 		}
-		if a := e.call("POST", run+"/retry", nil); a.status != 200 || a.data()["state"] != "RUNNING" {
-			t.Errorf("retry: %d %s", a.status, a.body)
+		retry := func() {
+			t.Helper()
+			if a := e.call("POST", run+"/retry", nil); a.status != 200 || a.data()["state"] != "RUNNING" {
+				t.Fatalf("retry: %d %s", a.status, a.body)
+			}
 		}
+		retry()
+		e.exec.mu.Lock()
+		e.exec.kill = api.ReturnT[string]{Code: 500, Msg: schema.Ptr("no such job thread")}
+		e.exec.mu.Unlock()
+		a = e.call("POST", run+"/stop", nil)
+		failures, _ := a.data()["killFailures"].([]any)
+		if a.status != 200 || a.data()["state"] != "STOPPED" || len(a.data()["killedLogIds"].([]any)) != 0 || len(failures) != 1 ||
+			!strings.Contains(fmt.Sprint(failures[0]), "no such job thread") {
+			t.Fatalf("stop, the executor refusing the kill: %d %s", a.status, a.body)
+		}
+		retry()
+		a = e.call("POST", run+"/stop?kill=false", nil)
+		if a.status != 200 || a.data()["state"] != "STOPPED" || len(a.data()["runningLogIds"].([]any)) != 1 ||
+			len(a.data()["killedLogIds"].([]any)) != 0 || len(a.data()["killFailures"].([]any)) != 0 {
+			t.Fatalf("stop?kill=false: %d %s", a.status, a.body)
+		}
+		if l, err := s.LogLoad(t.Context(), int64(a.data()["runningLogIds"].([]any)[0].(float64))); err != nil || l.HandleCode != 0 {
+			t.Errorf("a log left running by stop?kill=false: %+v %v", l, err)
+		}
+		retry()
 		if a := e.call("POST", run+"/nodes/2/succeed", nil); a.status != 200 || a.data()["state"] != "SUCCEEDED" {
 			t.Errorf("mark node 2: %d %s", a.status, a.body)
 		}

@@ -121,10 +121,13 @@ func newFixture(t *testing.T, b backend) *fixture {
 	return newFixtureFor(t, b, admin2x)
 }
 
-func newFixtureFor(t *testing.T, b backend, kind adminKind) *fixture {
+// newFixtureFor starts an admin of kind on b, with the extra settings
+// given.
+func newFixtureFor(t *testing.T, b backend, kind adminKind, extra ...string) *fixture {
 	url, user, pass := b.url(t)
-	base := admintest.Start(t, append([]string{"--spring.datasource.url=" + url, "--spring.datasource.username=" + user,
-		"--spring.datasource.password=" + pass, "--xxl.job.accessToken=" + token}, kind.args...)...)
+	args := append([]string{"--spring.datasource.url=" + url, "--spring.datasource.username=" + user,
+		"--spring.datasource.password=" + pass, "--xxl.job.accessToken=" + token}, kind.args...)
+	base := admintest.Start(t, append(args, extra...)...)
 	target, err := schema.ParseJDBC(url, user, pass)
 	if err != nil {
 		t.Fatal(err)
@@ -218,7 +221,11 @@ func (f *fixture) waitHandled(id int64, within time.Duration) schema.JobLog {
 }
 
 func liveScenario(t *testing.T, b backend, p pairing) {
-	f := newFixtureFor(t, b, p.admin)
+	var extra []string
+	if runsWorkflow(b, p) {
+		extra = workflowArgs
+	}
+	f := newFixtureFor(t, b, p.admin, extra...)
 	port, err := javaexec.FreePort()
 	if err != nil {
 		t.Fatal(err)
@@ -298,6 +305,11 @@ func liveScenario(t *testing.T, b backend, p pairing) {
 
 	// Each /run was executed once: not lost, not doubled.
 	f.checkRanOnce(exec.Address(), exec.Runs, []int{1, 2}, success, fail, slow.ID)
+
+	// This executor also runs a workflow's nodes (workflow_test.go).
+	if runsWorkflow(b, p) {
+		f.workflowScenario(javaWorkflowExecutor(exec.Address(), exec.Runs))
+	}
 
 	// A wrong token on the admin side is refused by the executor with the
 	// Java message (recording auth_wrong_token).

@@ -70,15 +70,18 @@ func triggerMsg(route, block string, timeout int, code, msg string) string {
 // registers with our admin and runs jobs started from our console: a
 // success, a raise, a run that outlives its timeout, a shard reader and a
 // handler it lacks. The log rows must be the ones the Java admin writes
-// for the same runs (pinned in pyxxlJobs).
+// for the same runs (pinned in pyxxlJobs). Against ours it then runs a
+// workflow's nodes and has one killed by a stop (workflow_test.go).
 func TestLivePyxxl(t *testing.T) {
 	py := os.Getenv(envPyxxl)
 	if py == "" {
 		t.Skip("[suite-off] pyxxl: set " + envPyxxl + " to a python with pyxxl==0.4.8 (.ci/setup.d/50-pyxxl.sh)")
 	}
 	t.Run("ours", func(t *testing.T) {
-		f := newFixture(t, backends[0])
-		pyxxlScenario(t, py, f.admin, f.store)
+		f := newFixtureFor(t, backends[0], admin2x, workflowArgs...)
+		x := pyxxlScenario(t, py, f.admin, f.store)
+		// pyxxl also runs a workflow's nodes (workflow_test.go).
+		f.workflowScenario(x)
 	})
 	t.Run("java", func(t *testing.T) {
 		if os.Getenv(envPyxxlJava) != "1" {
@@ -98,11 +101,13 @@ func TestLivePyxxl(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(a.Kill)
-		pyxxlScenario(t, py, a.URL(), db.Store)
+		_ = pyxxlScenario(t, py, a.URL(), db.Store)
 	})
 }
 
-func pyxxlScenario(t *testing.T, py, admin string, store *schema.Store) {
+// pyxxlScenario runs the pyxxl jobs; it returns the executor, still
+// running until the test ends.
+func pyxxlScenario(t *testing.T, py, admin string, store *schema.Store) wfExecutor {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	now := time.Now()
@@ -182,9 +187,13 @@ func pyxxlScenario(t *testing.T, py, admin string, store *schema.Store) {
 	}
 	f := &fixture{t: t, store: store}
 	f.checkRanOnce(address, pyxxlLedger(work), ids, ran...)
-	if t.Failed() {
-		t.Logf("pyxxl output:\n%s", py1.output())
-	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("pyxxl output:\n%s", py1.output())
+		}
+	})
+	return wfExecutor{group: group, address: address, runs: pyxxlLedger(work), success: "pySuccess",
+		echo: func(p string) string { return "ok " + p }, fail: "pyRaise", failMsg: "boom from python", slow: "pySlow"}
 }
 
 // pyxxlRow renders the compared columns of a log row.

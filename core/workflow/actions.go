@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
@@ -27,7 +28,8 @@ const (
 // flight are STOPPED, the triggers decided and not yet written are
 // dropped, and the run ends STOPPED (letting the run its workflow queued
 // begin). Runs already at the executors go on; their results change
-// nothing. It returns their log ids, for a caller that kills them.
+// nothing. It returns their log ids (of the nodes' current attempts),
+// for a caller that kills them (StopRunKilling does).
 func (e *Engine) StopRun(ctx context.Context, runID int64) ([]int64, error) {
 	var running []int64
 	err := e.inTx(ctx, func(tx *schema.Store) ([]trigger.Request, error) {
@@ -41,6 +43,7 @@ func (e *Engine) StopRun(ctx context.Context, runID int64) ([]int64, error) {
 			return nil, fmt.Errorf("stop run %d (%s): %w", runID, from, ErrState)
 		}
 		var inFlight []int64
+		attempt := map[int64]int{} // of the nodes in flight: their current attempt
 		for i := range nodes {
 			nr := &nodes[i]
 			if NodeState(nr.State).Final() {
@@ -48,6 +51,7 @@ func (e *Engine) StopRun(ctx context.Context, runID int64) ([]int64, error) {
 			}
 			if NodeState(nr.State) == NodeTriggered {
 				inFlight = append(inFlight, nr.ID)
+				attempt[nr.ID] = nr.Attempt
 			}
 			if err := e.move(ctx, tx, nr, NodeStopped, nr.Attempt, msgStopped); err != nil {
 				return nil, err
@@ -61,13 +65,88 @@ func (e *Engine) StopRun(ctx context.Context, runID int64) ([]int64, error) {
 			return nil, err
 		}
 		for _, l := range logs {
-			if l.Result == 0 {
+			// An earlier attempt's log (of a run retried) is not this
+			// stop's: its execution ended, or was stopped before.
+			if l.Result == 0 && l.Attempt == attempt[l.NodeRunID] {
 				running = append(running, l.LogID)
 			}
 		}
 		return e.endFrom(ctx, tx, run, from, RunStopped, msgStopped)
 	})
 	return running, err
+}
+
+// Killer kills one execution (a log row) at its executor and records
+// the kill on the row — core/jobs Logs.Kill with the caller's access.
+type Killer func(ctx context.Context, logID int64) error
+
+// Stopped is what stopping a run did to its executions at executors.
+type Stopped struct {
+	Running []int64       // at their executors when the run stopped
+	Killed  []int64       // of those, killed there
+	Failed  []KillFailure // of those, whose kill failed: they go on, their results change nothing
+}
+
+// KillFailure is an execution a stop could not kill, and why.
+type KillFailure struct {
+	LogID int64
+	Err   error
+}
+
+// StopRunKilling stops a run as StopRun does and then kills each
+// execution it left at an executor with kill; the console's stop and the
+// job API's both come here. The kills follow the stop's commit, so a
+// kill that fails (the executor gone, the log deleted, the caller not
+// allowed its group) leaves the run stopped and is reported, not
+// returned as the error. A log whose trigger is still on its way (the
+// executor may already run it: the trigger flow records the /run's answer
+// when it comes back) is waited for, up to sendWait; one that ended
+// meanwhile is left alone — killing it would kill the job's next run at
+// that executor and overwrite the result it reported — and is neither
+// killed nor failed.
+func (e *Engine) StopRunKilling(ctx context.Context, runID int64, kill Killer) (Stopped, error) {
+	running, err := e.StopRun(ctx, runID)
+	if err != nil {
+		return Stopped{}, err
+	}
+	out := Stopped{Running: append([]int64{}, running...), Killed: []int64{}, Failed: []KillFailure{}}
+	for _, id := range running {
+		if l, err := e.awaitSent(ctx, id); err == nil && l.HandleCode != 0 {
+			continue
+		}
+		if err := kill(ctx, id); err != nil {
+			e.log.Warn().Err(err).Int64("run_id", runID).Int64("log_id", id).Msg("kill of a stopped workflow run's node failed")
+			out.Failed = append(out.Failed, KillFailure{LogID: id, Err: err})
+			continue
+		}
+		out.Killed = append(out.Killed, id)
+	}
+	return out, nil
+}
+
+// sendWait bounds how long a stop waits for a node's trigger in flight to
+// be recorded: an executor's /run answers within 3 s (the client's
+// timeout), and failover may try a second address.
+const sendWait = 5 * time.Second
+
+// awaitSent reads a log row until its trigger's answer or its result is
+// recorded, or sendWait has passed. It waits on real time, not the
+// engine's clock: what it waits for is a call on the network.
+func (e *Engine) awaitSent(ctx context.Context, logID int64) (schema.JobLog, error) {
+	deadline := time.Now().Add(sendWait)
+	for {
+		l, err := e.cfg.Store.LogLoad(ctx, logID)
+		if err != nil || l.TriggerCode != 0 || l.HandleCode != 0 || !time.Now().Before(deadline) {
+			return l, err
+		}
+		t := time.NewTimer(20 * time.Millisecond)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return l, ctx.Err()
+		case <-t.C:
+		}
+	}
 }
 
 // RetryRun runs a failed or stopped run again from where it failed: its
