@@ -54,6 +54,7 @@ type Engine struct {
 	// nothing per callback (the pass settles what it skipped).
 	active   atomic.Bool
 	plans    plans
+	parents  parentIndex
 	passDone func() // tests
 }
 

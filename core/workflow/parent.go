@@ -1,0 +1,346 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
+	"github.com/xxl-admin-go/xxl-admin-go/core/trigger"
+)
+
+// A workflow may start after a job: its schedule type is ScheduleJob and
+// its schedule_conf the parent job's id, so Java's child_jobid (which Java
+// parses as job ids) never names a workflow. Each log of the parent that
+// ends with handle code 200 starts one run (trigger type TriggerParent),
+// as the workflow's concurrency policy admits, while it is enabled.
+//
+// A start is decided once per workflow and parent log, keyed by the pair
+// in schema.WorkflowParentTable, in one of two places:
+//   - Finished, in the transaction that stores the parent's result (a
+//     callback to an admin of ours, or its lost-job monitor);
+//   - the pass, for results stored without our hook (a Java admin's
+//     callback, an admin of ours whose hook had not learned the workflow
+//     yet): it reads the parent's logs from the workflow's mark by the
+//     primary key.
+//
+// Both hold the workflow's row locked, start only logs at or above its
+// mark, and record the log with the run, so a start is never lost to a
+// crash (it commits with the result, or the pass finds the result) nor
+// doubled (the key).
+const (
+	// ScheduleJob is the schedule type of a workflow started after a job.
+	ScheduleJob = "JOB"
+	// TriggerParent is the trigger type of a run its parent started.
+	TriggerParent = "PARENT"
+)
+
+// parentBatch is how many of a parent's logs a pass reads at once.
+const parentBatch = 500
+
+// staleParent is how long a parent log may run and still hold a
+// workflow's mark: one running longer (its executor lost, never settled)
+// no longer stops the pass from moving on; its success, if it comes
+// later, starts no run.
+const staleParent = 24 * time.Hour
+
+// ParentJob is the parent job of a workflow started after a job, ok false
+// for any other schedule.
+func (s Schedule) ParentJob() (int, bool) {
+	if s.Type != ScheduleJob {
+		return 0, false
+	}
+	id, err := strconv.Atoi(s.Conf)
+	if err != nil || id <= 0 {
+		return 0, false
+	}
+	return id, true
+}
+
+// parentIndex maps parent job ids to the enabled workflows started after
+// them, as the last pass read them: the hook's cheap "is this log anyone's
+// parent" before it takes any lock. A workflow saved since is caught by
+// the next pass.
+type parentIndex struct {
+	mu    sync.RWMutex
+	byJob map[int][]int
+}
+
+func (p *parentIndex) set(byJob map[int][]int) {
+	p.mu.Lock()
+	p.byJob = byJob
+	p.mu.Unlock()
+}
+
+func (p *parentIndex) of(jobID int) []int {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return p.byJob[jobID]
+}
+
+// startAfterParents starts the workflows whose parent logs tx finishes
+// with success, each workflow's row locked in id order.
+func (e *Engine) startAfterParents(ctx context.Context, tx *schema.Store, logs []schema.JobLog) ([]trigger.Request, error) {
+	byWorkflow := map[int][]int64{}
+	for _, l := range logs {
+		if l.HandleCode != 200 {
+			continue
+		}
+		for _, w := range e.parents.of(l.JobID) {
+			byWorkflow[w] = append(byWorkflow[w], l.ID)
+		}
+	}
+	var out []trigger.Request
+	for _, w := range slices.Sorted(maps.Keys(byWorkflow)) {
+		row, err := tx.WorkflowLock(ctx, w)
+		if errors.Is(err, schema.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		reqs, err := e.startFromParent(ctx, tx, row, byWorkflow[w])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, reqs...)
+	}
+	return out, nil
+}
+
+// startFromParent starts a run of a workflow whose row tx holds locked for
+// each succeeded parent log given that is at or above its mark and not
+// recorded yet; a start the policy refuses is recorded as skipped.
+func (e *Engine) startFromParent(ctx context.Context, tx *schema.Store, row schema.WorkflowRow, logIDs []int64) ([]trigger.Request, error) {
+	w, err := FromRow(row)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := w.Schedule.ParentJob(); !ok || !w.Enabled {
+		return nil, nil
+	}
+	done, err := tx.WorkflowParentsOf(ctx, w.ID, logIDs)
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(logIDs)
+	var out []trigger.Request
+	for _, id := range slices.Compact(logIDs) {
+		if _, ok := done[id]; ok || id < row.TriggerLastTime {
+			continue
+		}
+		runID, reqs, err := e.startIn(ctx, tx, row, StartRequest{TriggerType: TriggerParent})
+		switch {
+		case errors.Is(err, ErrSkipped):
+			e.cfg.Observe.RunEnded(RunSkipped)
+			e.log.Info().Int("workflow_id", w.ID).Int64("parent_log_id", id).
+				Msg("workflow start after its parent job skipped: its concurrency policy admits no run now")
+		case err != nil:
+			return nil, err
+		}
+		added, err := tx.WorkflowParentAdd(ctx, schema.WorkflowParent{WorkflowID: w.ID, LogID: id, RunID: runID, AddTime: e.cfg.Now()})
+		if err != nil {
+			return nil, err
+		}
+		if !added {
+			// Another admin recorded it between our read and our write
+			// (a backend without row locks): its run stands, ours must not.
+			return nil, errParentRace
+		}
+		out = append(out, reqs...)
+	}
+	return out, nil
+}
+
+// errParentRace undoes a start whose parent log another admin recorded
+// first; the transaction is redone or the next pass sees the record.
+var errParentRace = fmt.Errorf("a parent log recorded by another admin meanwhile: %w", schema.ErrScheduleConflict)
+
+// passParents refreshes the parent index and starts, for each enabled
+// workflow started after a job, the runs of the parent's successes no hook
+// started.
+func (e *Engine) passParents(ctx context.Context) error {
+	rows, err := e.cfg.Store.WorkflowsByType(ctx, ScheduleJob)
+	if err != nil {
+		return err
+	}
+	byJob := map[int][]int{}
+	for _, r := range rows {
+		job, err := strconv.Atoi(deref(r.ScheduleConf))
+		if err != nil || !r.Enabled {
+			continue
+		}
+		byJob[job] = append(byJob[job], r.ID)
+	}
+	e.parents.set(byJob)
+	for _, r := range rows {
+		if !r.Enabled {
+			continue
+		}
+		if err := e.catchUp(ctx, r); err != nil {
+			if !schema.IsConflict(err) {
+				return err
+			}
+			e.log.Debug().Err(err).Int("workflow_id", r.ID).Msg("workflow parent pass lost a race; the next pass goes on")
+		}
+	}
+	return nil
+}
+
+// catchUp reads a workflow's parent logs from its mark (unlocked), then,
+// when some succeeded unrecorded or the mark can move, starts their runs
+// and moves the mark with the workflow's row locked, if the row is still
+// as read. The mark stops at the first parent log still running (unless
+// it is stale), so a result stored later is read again.
+func (e *Engine) catchUp(ctx context.Context, seen schema.WorkflowRow) error {
+	s := e.cfg.Store
+	job, err := strconv.Atoi(deref(seen.ScheduleConf))
+	if err != nil {
+		return nil
+	}
+	if seen.TriggerLastTime <= 0 {
+		// A row no Save of ours marked: start after what exists now.
+		next, err := s.LogNextID(ctx)
+		if err != nil {
+			return err
+		}
+		return e.inTx(ctx, func(tx *schema.Store) ([]trigger.Request, error) {
+			row, err := tx.WorkflowLock(ctx, seen.ID)
+			if err != nil || row.TriggerLastTime != seen.TriggerLastTime {
+				return nil, ignoreNotFound(err)
+			}
+			return nil, tx.WorkflowSetParentMark(ctx, seen.ID, next)
+		})
+	}
+	logs, err := s.WorkflowParentLogs(ctx, job, seen.TriggerLastTime, parentBatch)
+	if err != nil || len(logs) == 0 {
+		return err
+	}
+	mark := logs[len(logs)-1].ID + 1
+	var succeeded []int64
+	stale := e.cfg.Now().Add(-staleParent)
+	for _, l := range logs {
+		switch {
+		case l.Succeeded():
+			succeeded = append(succeeded, l.ID)
+		case l.Running() && (l.TriggerTime == nil || l.TriggerTime.After(stale)):
+			mark = min(mark, l.ID)
+		}
+	}
+	done, err := s.WorkflowParentsOf(ctx, seen.ID, succeeded)
+	if err != nil {
+		return err
+	}
+	var todo []int64
+	for _, id := range succeeded {
+		if _, ok := done[id]; !ok {
+			todo = append(todo, id)
+		}
+	}
+	if len(todo) == 0 && mark == seen.TriggerLastTime {
+		return nil
+	}
+	return e.inTx(ctx, func(tx *schema.Store) ([]trigger.Request, error) {
+		row, err := tx.WorkflowLock(ctx, seen.ID)
+		if err != nil {
+			return nil, ignoreNotFound(err)
+		}
+		if row.TriggerLastTime != seen.TriggerLastTime || !row.Enabled || row.ScheduleType != ScheduleJob ||
+			deref(row.ScheduleConf) != deref(seen.ScheduleConf) {
+			return nil, nil // changed meanwhile: the next pass reads it again
+		}
+		reqs, err := e.startFromParent(ctx, tx, row, todo)
+		if err != nil {
+			return nil, err
+		}
+		return reqs, tx.WorkflowSetParentMark(ctx, row.ID, mark)
+	})
+}
+
+func ignoreNotFound(err error) error {
+	if errors.Is(err, schema.ErrNotFound) {
+		return nil
+	}
+	return err
+}
+
+// parentCycle finds the workflows that would start each other for ever
+// through their parents once w is saved: w runs job J, J is the parent of
+// workflow V, V runs the parent of w (or of another workflow on the way
+// back). It describes the first cycle through w found, "" when none. Only
+// workflows started after a job can be on such a cycle, so only those are
+// read; disabled ones count, as enabling one must not make a cycle.
+func parentCycle(ctx context.Context, s *schema.Store, w Workflow) (string, error) {
+	if _, ok := w.Schedule.ParentJob(); !ok {
+		return "", nil
+	}
+	rows, err := s.WorkflowsByType(ctx, ScheduleJob)
+	if err != nil {
+		return "", err
+	}
+	all := []Workflow{w}
+	for _, r := range rows {
+		if r.ID == w.ID && w.ID != 0 {
+			continue
+		}
+		o, err := FromRow(r)
+		if err != nil {
+			continue
+		}
+		all = append(all, o)
+	}
+	// started[j]: the workflows (indexes in all) job j starts.
+	started := map[int][]int{}
+	for i, o := range all {
+		if p, ok := o.Schedule.ParentJob(); ok {
+			started[p] = append(started[p], i)
+		}
+	}
+	// Breadth-first from w; via[i] is the (workflow, job) step reaching i.
+	via := map[int]struct{ from, job int }{}
+	queue := []int{0}
+	for len(queue) > 0 {
+		cur := queue[0]
+		queue = queue[1:]
+		for _, n := range all[cur].Graph.Nodes {
+			for _, next := range started[n.JobID] {
+				if _, seen := via[next]; seen {
+					continue
+				}
+				via[next] = struct{ from, job int }{cur, n.JobID}
+				if next == 0 {
+					return describeParentCycle(all, via), nil
+				}
+				queue = append(queue, next)
+			}
+		}
+	}
+	return "", nil
+}
+
+// describeParentCycle names the cycle back to all[0] that via records.
+func describeParentCycle(all []Workflow, via map[int]struct{ from, job int }) string {
+	name := func(i int) string {
+		if i == 0 {
+			return "this workflow"
+		}
+		return fmt.Sprintf("workflow %d %q", all[i].ID, all[i].Name)
+	}
+	var parts []string
+	for cur := 0; ; {
+		st := via[cur]
+		parts = append(parts, fmt.Sprintf("job %d starts %s", st.job, name(cur)), fmt.Sprintf("%s runs job %d", name(st.from), st.job))
+		cur = st.from
+		if cur == 0 {
+			break
+		}
+	}
+	slices.Reverse(parts)
+	return strings.Join(parts, ", ")
+}
