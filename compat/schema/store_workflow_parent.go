@@ -80,12 +80,18 @@ func (s *Store) WorkflowSetParentMark(ctx context.Context, id int, mark int64) e
 // parent log; it reports false, changing nothing, when that log is
 // recorded for the workflow already.
 func (s *Store) WorkflowParentAdd(ctx context.Context, p WorkflowParent) (bool, error) {
-	suffix := "ON CONFLICT (workflow_id, log_id) DO NOTHING"
+	b := s.sb.Insert(WorkflowParentTable).Columns("workflow_id", "log_id", "run_id", "add_time").
+		Values(p.WorkflowID, p.LogID, p.RunID, p.AddTime.UnixMilli())
 	if s.d.backend() == MySQL {
-		suffix = "ON DUPLICATE KEY UPDATE log_id = log_id"
+		// INSERT IGNORE, not ON DUPLICATE KEY UPDATE: with found rows
+		// counted (the connections' clientFoundRows) an upsert that
+		// changes nothing still counts 1. The columns are integers, so
+		// IGNORE turns nothing else into a warning.
+		b = b.Options("IGNORE")
+	} else {
+		b = b.Suffix("ON CONFLICT (workflow_id, log_id) DO NOTHING")
 	}
-	n, err := s.exec(ctx, s.sb.Insert(WorkflowParentTable).Columns("workflow_id", "log_id", "run_id", "add_time").
-		Values(p.WorkflowID, p.LogID, p.RunID, p.AddTime.UnixMilli()).Suffix(suffix))
+	n, err := s.exec(ctx, b)
 	if err != nil {
 		return false, fmt.Errorf("record parent log %d of workflow %d: %w", p.LogID, p.WorkflowID, err)
 	}
