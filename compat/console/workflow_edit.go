@@ -30,22 +30,22 @@ type WfEditData struct {
 // WfForm is a workflow as the editor's form has it: numbers as text, so
 // that a refused form comes back as it was typed.
 type WfForm struct {
-	ID           int          `json:"id"`
-	JobGroup     int          `json:"jobGroup"`
-	Name         string       `json:"name"`
-	Params       string       `json:"params"`
-	ScheduleType string       `json:"scheduleType"`
-	ScheduleConf string       `json:"scheduleConf"`
+	ID           int    `json:"id"`
+	JobGroup     int    `json:"jobGroup"`
+	Name         string `json:"name"`
+	Params       string `json:"params"`
+	ScheduleType string `json:"scheduleType"`
+	ScheduleConf string `json:"scheduleConf"`
 	// ParentJob is the job a JOB workflow starts after (its picker's
 	// value; the id is also ScheduleConf once read).
-	ParentJob    string       `json:"parentJob"`
-	TimeZone     string       `json:"timeZone"`
-	Misfire      string       `json:"misfire"`
-	Policy       string       `json:"policy"`
-	MaxParallel  int          `json:"maxParallel"`
-	Enabled      bool         `json:"enabled"`
-	Nodes        []WfNodeForm `json:"nodes"`
-	Edges        string       `json:"edges"` // one "from -> to" a line
+	ParentJob   string       `json:"parentJob"`
+	TimeZone    string       `json:"timeZone"`
+	Misfire     string       `json:"misfire"`
+	Policy      string       `json:"policy"`
+	MaxParallel int          `json:"maxParallel"`
+	Enabled     bool         `json:"enabled"`
+	Nodes       []WfNodeForm `json:"nodes"`
+	Edges       string       `json:"edges"` // one "from -> to" a line
 }
 
 // WfNodeForm is a node row of the editor.
