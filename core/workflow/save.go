@@ -16,26 +16,8 @@ import (
 // wrapping ErrInvalid that lists every problem (a cycle named, a job
 // deleted or of another group).
 func Save(ctx context.Context, s *schema.Store, w Workflow, now time.Time, loc *time.Location) (int, error) {
-	ids := make([]int, len(w.Graph.Nodes))
-	for i, n := range w.Graph.Nodes {
-		ids[i] = n.JobID
-	}
-	if parent, ok := w.Schedule.ParentJob(); ok {
-		ids = append(ids, parent)
-	}
-	jobs, err := s.JobTriggerLoad(ctx, ids)
-	if err != nil {
+	if err := Check(ctx, s, w); err != nil {
 		return 0, err
-	}
-	if err := Validate(w, func(id int) (int, bool) { j, ok := jobs[id]; return j.JobGroup, ok }); err != nil {
-		return 0, err
-	}
-	cycle, err := parentCycle(ctx, s, w)
-	if err != nil {
-		return 0, err
-	}
-	if cycle != "" {
-		return 0, &InvalidError{Problems: []string{"starting after job " + w.Schedule.Conf + " makes the workflows start each other for ever: " + cycle}}
 	}
 	if w.ID == 0 {
 		w.AddTime = now
@@ -85,6 +67,35 @@ func parentMark(ctx context.Context, s *schema.Store, row schema.WorkflowRow, ol
 		return old.TriggerLastTime, nil
 	}
 	return s.LogNextID(ctx)
+}
+
+// Check is Validate against the jobs as s has them, and, for a workflow
+// started after a job, the refusal of a cycle through other workflows'
+// parents: what Save checks before it stores (an error wrapping
+// ErrInvalid), for callers that validate without storing.
+func Check(ctx context.Context, s *schema.Store, w Workflow) error {
+	ids := make([]int, len(w.Graph.Nodes))
+	for i, n := range w.Graph.Nodes {
+		ids[i] = n.JobID
+	}
+	if parent, ok := w.Schedule.ParentJob(); ok {
+		ids = append(ids, parent)
+	}
+	jobs, err := s.JobTriggerLoad(ctx, ids)
+	if err != nil {
+		return err
+	}
+	if err := Validate(w, func(id int) (int, bool) { j, ok := jobs[id]; return j.JobGroup, ok }); err != nil {
+		return err
+	}
+	cycle, err := parentCycle(ctx, s, w)
+	if err != nil {
+		return err
+	}
+	if cycle != "" {
+		return &InvalidError{Problems: []string{"starting after job " + w.Schedule.Conf + " makes the workflows start each other for ever: " + cycle}}
+	}
+	return nil
 }
 
 // NextFire is a schedule's next fire time after from, in Unix ms (0: it
