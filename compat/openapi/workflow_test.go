@@ -221,5 +221,10 @@ func TestWorkflowAPIParent(t *testing.T) {
 		if a := e.call("GET", "/workflows", nil); a.status != 200 || !strings.Contains(string(a.body), fmt.Sprintf(`"parentJobId":%d`, extract.ID)) {
 			t.Errorf("list: %d %s", a.status, a.body)
 		}
+		// The export names the parent by identity (checked against the
+		// document's export format).
+		if a := e.call("GET", "/export", nil); a.status != 200 || !strings.Contains(string(a.body), `"parent":{`) {
+			t.Errorf("export: %d %s", a.status, a.body)
+		}
 	})
 }
