@@ -166,6 +166,8 @@ var errParentRace = fmt.Errorf("a parent log recorded by another admin meanwhile
 // workflow started after a job, the runs of the parent's successes no hook
 // started.
 func (e *Engine) passParents(ctx context.Context) error {
+	e.parentPass.Lock()
+	defer e.parentPass.Unlock()
 	rows, err := e.cfg.Store.WorkflowsByType(ctx, ScheduleJob)
 	if err != nil {
 		return err
@@ -179,10 +181,15 @@ func (e *Engine) passParents(ctx context.Context) error {
 		byJob[job] = append(byJob[job], r.ID)
 	}
 	e.parents.set(byJob)
+	if e.cursors == nil {
+		e.cursors = map[int]*parentCursor{}
+	}
+	live := map[int]bool{}
 	for _, r := range rows {
 		if !r.Enabled {
 			continue
 		}
+		live[r.ID] = true
 		if err := e.catchUp(ctx, r); err != nil {
 			if !schema.IsConflict(err) {
 				return err
@@ -190,14 +197,34 @@ func (e *Engine) passParents(ctx context.Context) error {
 			e.log.Debug().Err(err).Int("workflow_id", r.ID).Msg("workflow parent pass lost a race; the next pass goes on")
 		}
 	}
+	for id := range e.cursors {
+		if !live[id] {
+			delete(e.cursors, id)
+		}
+	}
 	return nil
 }
 
-// catchUp reads a workflow's parent logs from its mark (unlocked), then,
-// when some succeeded unrecorded or the mark can move, starts their runs
-// and moves the mark with the workflow's row locked, if the row is still
-// as read. The mark stops at the first parent log still running (unless
-// it is stale), so a result stored later is read again.
+// parentCursor is where an admin's pass stands in a workflow's parent
+// logs, beyond its durable mark: the parent logs from mark to next that
+// were running when last read (re-read by primary key), and next, the
+// first id not read yet. Without it each pass would read every log of
+// every job from the mark while a long parent execution holds it there
+// (on a 2.x database xxl_job_log has no index on job_id). A restarted
+// admin starts again from the mark.
+type parentCursor struct {
+	conf    string
+	mark    int64
+	next    int64
+	running []int64
+}
+
+// catchUp reads a workflow's parent logs (unlocked): those its cursor saw
+// running, by primary key, and those after it, by a range of the primary
+// key. When some succeeded and are not recorded, or the mark can move, it
+// starts their runs and moves the mark with the workflow's row locked, if
+// the row is still as read. The mark stops at the first parent log still
+// running (unless it is stale), so a result stored later is read again.
 func (e *Engine) catchUp(ctx context.Context, seen schema.WorkflowRow) error {
 	s := e.cfg.Store
 	job, err := strconv.Atoi(deref(seen.ScheduleConf))
@@ -218,18 +245,38 @@ func (e *Engine) catchUp(ctx context.Context, seen schema.WorkflowRow) error {
 			return nil, tx.WorkflowSetParentMark(ctx, seen.ID, next)
 		})
 	}
-	logs, err := s.WorkflowParentLogs(ctx, job, seen.TriggerLastTime, parentBatch)
-	if err != nil || len(logs) == 0 {
+	cur := e.cursors[seen.ID]
+	if cur == nil || cur.mark != seen.TriggerLastTime || cur.conf != deref(seen.ScheduleConf) {
+		cur = &parentCursor{conf: deref(seen.ScheduleConf), mark: seen.TriggerLastTime, next: seen.TriggerLastTime}
+	}
+	var logs []schema.ParentLog
+	if len(cur.running) > 0 {
+		states, err := s.LogStatesByID(ctx, cur.running)
+		if err != nil {
+			return err
+		}
+		for _, l := range states {
+			logs = append(logs, schema.ParentLog{ID: l.ID, TriggerTime: l.TriggerTime, TriggerCode: l.TriggerCode, HandleCode: l.HandleCode})
+		}
+	}
+	fresh, err := s.WorkflowParentLogs(ctx, job, cur.next, parentBatch)
+	if err != nil {
 		return err
 	}
-	mark := logs[len(logs)-1].ID + 1
-	var succeeded []int64
+	logs = append(logs, fresh...)
+	next := cur.next
+	if len(fresh) > 0 {
+		next = fresh[len(fresh)-1].ID + 1
+	}
+	mark := next
+	var succeeded, running []int64
 	stale := e.cfg.Now().Add(-staleParent)
 	for _, l := range logs {
 		switch {
 		case l.Succeeded():
 			succeeded = append(succeeded, l.ID)
 		case l.Running() && (l.TriggerTime == nil || l.TriggerTime.After(stale)):
+			running = append(running, l.ID)
 			mark = min(mark, l.ID)
 		}
 	}
@@ -243,17 +290,21 @@ func (e *Engine) catchUp(ctx context.Context, seen schema.WorkflowRow) error {
 			todo = append(todo, id)
 		}
 	}
+	moved := &parentCursor{conf: cur.conf, mark: mark, next: next, running: running}
 	if len(todo) == 0 && mark == seen.TriggerLastTime {
+		e.cursors[seen.ID] = moved
 		return nil
 	}
-	return e.inTx(ctx, func(tx *schema.Store) ([]trigger.Request, error) {
+	delete(e.cursors, seen.ID) // until the commit says where we stand
+	err = e.inTx(ctx, func(tx *schema.Store) ([]trigger.Request, error) {
 		row, err := tx.WorkflowLock(ctx, seen.ID)
 		if err != nil {
 			return nil, ignoreNotFound(err)
 		}
 		if row.TriggerLastTime != seen.TriggerLastTime || !row.Enabled || row.ScheduleType != ScheduleJob ||
 			deref(row.ScheduleConf) != deref(seen.ScheduleConf) {
-			return nil, nil // changed meanwhile: the next pass reads it again
+			moved = nil // changed meanwhile: the next pass reads it again
+			return nil, nil
 		}
 		reqs, err := e.startFromParent(ctx, tx, row, todo)
 		if err != nil {
@@ -261,6 +312,10 @@ func (e *Engine) catchUp(ctx context.Context, seen schema.WorkflowRow) error {
 		}
 		return reqs, tx.WorkflowSetParentMark(ctx, row.ID, mark)
 	})
+	if err == nil && moved != nil {
+		e.cursors[seen.ID] = moved
+	}
+	return err
 }
 
 func ignoreNotFound(err error) error {

@@ -172,7 +172,7 @@ func TestParentSkip(t *testing.T) {
 		}
 		l1 := testfactory.Log(t, s, testfactory.LogOpts{Group: r.group.ID, Job: parent, TriggerCode: 200, HandleCode: 200})
 		e := r.admins[0].engine
-		if err := e.catchUp(ctx, mustLoad(t, s, wf)); err != nil {
+		if err := e.passParents(ctx); err != nil {
 			t.Fatal(err)
 		}
 		got, err := s.WorkflowParentsOf(ctx, wf, []int64{l1.ID})
@@ -185,7 +185,7 @@ func TestParentSkip(t *testing.T) {
 		if _, err := s.WorkflowRunMove(ctx, going, string(RunRunning), string(RunStopped), time.Time{}, time.Now(), nil); err != nil {
 			t.Fatal(err)
 		}
-		if err := e.catchUp(ctx, mustLoad(t, s, wf)); err != nil {
+		if err := e.passParents(ctx); err != nil {
 			t.Fatal(err)
 		}
 		if runs := r.runsOf(wf); len(runs) != 1 {
@@ -225,7 +225,7 @@ func TestParentMark(t *testing.T) {
 		failed := log(500, 0, time.Now())
 		running := log(200, 0, time.Now())
 		ok := log(200, 200, time.Now())
-		if err := e.catchUp(ctx, mustLoad(t, s, wf)); err != nil {
+		if err := e.passParents(ctx); err != nil {
 			t.Fatal(err)
 		}
 		if m := mustLoad(t, s, wf).TriggerLastTime; m != running.ID {
@@ -238,7 +238,7 @@ func TestParentMark(t *testing.T) {
 		if err := s.LogUpdateHandleInfo(ctx, running); err != nil {
 			t.Fatal(err)
 		}
-		if err := e.catchUp(ctx, mustLoad(t, s, wf)); err != nil {
+		if err := e.passParents(ctx); err != nil {
 			t.Fatal(err)
 		}
 		if runs := r.runsOf(wf); len(runs) != 2 {
