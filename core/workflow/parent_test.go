@@ -320,3 +320,59 @@ func TestParentSaveRefused(t *testing.T) {
 		}
 	})
 }
+
+// TestParentStartCommitsWithResult: the hook's start is part of the
+// result's transaction — rolled back with it (an admin killed before the
+// commit starts nothing), found by the pass once the result is stored
+// without the hook, and not started again by a repeated callback.
+func TestParentStartCommitsWithResult(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, s *schema.Store) {
+		ctx := context.Background()
+		r := newRig(t, s, 1)
+		parent, node := r.job(0), r.job(0)
+		wf := r.childWorkflow(parent, node, Concurrency{Policy: PolicyParallel, Max: 5})
+		e := r.admins[0].engine
+		if err := e.Pass(ctx); err != nil {
+			t.Fatal(err)
+		}
+		l := testfactory.Log(t, s, testfactory.LogOpts{Group: r.group.ID, Job: parent, TriggerCode: 200})
+		done := l
+		done.HandleCode, done.HandleTime = 200, schema.Ptr(time.Now())
+		crash := errors.New("killed before the commit")
+		err := s.WithTx(ctx, func(tx *schema.Store) error {
+			reqs, err := e.Finished(ctx, tx, []schema.JobLog{done})
+			if err != nil {
+				return err
+			}
+			if len(reqs) != 1 {
+				t.Errorf("the hook decided %d node triggers, want 1", len(reqs))
+			}
+			return crash
+		})
+		if !errors.Is(err, crash) {
+			t.Fatal(err)
+		}
+		if runs := r.runsOf(wf); len(runs) != 0 {
+			t.Fatalf("a start rolled back with its result left runs: %+v", runs)
+		}
+		// The result is stored by a Java admin: the pass starts it.
+		if err := s.LogUpdateHandleInfo(ctx, done); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.Pass(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if runs := r.runsOf(wf); len(runs) != 1 {
+			t.Fatalf("after the pass: %d runs, want 1", len(runs))
+		}
+		// The executor repeats the callback to an admin of ours.
+		if err := s.WithTx(ctx, func(tx *schema.Store) error { _, err := e.Finished(ctx, tx, []schema.JobLog{done}); return err }); err != nil {
+			t.Fatal(err)
+		}
+		if runs := r.runsOf(wf); len(runs) != 1 {
+			t.Fatalf("a repeated result started %d runs, want 1", len(runs))
+		}
+		r.settle(r.runsOf(wf)[0].ID)
+	})
+}
