@@ -217,7 +217,19 @@ type parentCursor struct {
 	mark    int64
 	next    int64
 	running []int64
+	// top is the next log id as read at topAt: once parentSettle has
+	// passed, every log below it has committed, and next may jump to it
+	// past the logs of other jobs (the range read finds no row of the
+	// parent there, but would read them all again at every pass).
+	top   int64
+	topAt time.Time
 }
+
+// parentSettle is how long after reading the next log id the pass takes
+// every log below it as committed: a log row's insert is a short
+// transaction, and one still uncommitted (its id taken, its row not yet
+// visible) would be passed over for good.
+const parentSettle = time.Minute
 
 // catchUp reads a workflow's parent logs (unlocked): those its cursor saw
 // running, by primary key, and those after it, by a range of the primary
@@ -268,9 +280,20 @@ func (e *Engine) catchUp(ctx context.Context, seen schema.WorkflowRow) error {
 	if len(fresh) > 0 {
 		next = fresh[len(fresh)-1].ID + 1
 	}
+	now := e.cfg.Now()
+	top, topAt := cur.top, cur.topAt
+	if len(fresh) < parentBatch && (top == 0 || now.Sub(topAt) >= parentSettle) {
+		if top > 0 {
+			next = max(next, top) // the whole range below top was read
+		}
+		if top, err = s.LogNextID(ctx); err != nil {
+			return err
+		}
+		topAt = now
+	}
 	mark := next
 	var succeeded, running []int64
-	stale := e.cfg.Now().Add(-staleParent)
+	stale := now.Add(-staleParent)
 	for _, l := range logs {
 		switch {
 		case l.Succeeded():
@@ -290,7 +313,7 @@ func (e *Engine) catchUp(ctx context.Context, seen schema.WorkflowRow) error {
 			todo = append(todo, id)
 		}
 	}
-	moved := &parentCursor{conf: cur.conf, mark: mark, next: next, running: running}
+	moved := &parentCursor{conf: cur.conf, mark: mark, next: next, running: running, top: top, topAt: topAt}
 	if len(todo) == 0 && mark == seen.TriggerLastTime {
 		e.cursors[seen.ID] = moved
 		return nil

@@ -247,6 +247,34 @@ func TestParentMark(t *testing.T) {
 		if m := mustLoad(t, s, wf).TriggerLastTime; m != ok.ID+1 {
 			t.Fatalf("mark %d, want %d", m, ok.ID+1)
 		}
+
+		// Logs of other jobs: a minute after it read the next log id, the
+		// pass moves its cursor and mark past them; a parent's success
+		// after them still starts a run.
+		other := r.job(0)
+		for range 5 {
+			testfactory.Log(t, s, testfactory.LogOpts{Group: r.group.ID, Job: other, TriggerCode: 200, HandleCode: 200})
+		}
+		next, err := s.LogNextID(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 3 { // reads the next log id; a minute on, jumps there
+			e.cfg.Now = func() time.Time { return time.Now().Add(time.Duration(i) * 2 * parentSettle) }
+			if err := e.passParents(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if m := mustLoad(t, s, wf).TriggerLastTime; m != next {
+			t.Fatalf("mark %d after the other job's logs, want %d", m, next)
+		}
+		log(200, 200, time.Now())
+		if err := e.passParents(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if runs := r.runsOf(wf); len(runs) != 3 {
+			t.Fatalf("%d runs after a third success, want 3", len(runs))
+		}
 	})
 }
 
