@@ -404,3 +404,24 @@ func TestParentStartCommitsWithResult(t *testing.T) {
 		r.settle(r.runsOf(wf)[0].ID)
 	})
 }
+
+// TestParentDeletedWarns: a workflow whose parent job was deleted warns
+// that it does not start by itself.
+func TestParentDeletedWarns(t *testing.T) {
+	t.Parallel()
+	s := storetest.SQLite(t)
+	r := newRig(t, s, 1)
+	ctx := context.Background()
+	parent, node := r.job(0), r.job(0)
+	wf := r.childWorkflow(parent, node, Concurrency{})
+	if _, err := s.JobDelete(ctx, parent); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Load(ctx, s, wf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Warnings) != 1 || !strings.Contains(d.Warnings[0], "no longer exists") || d.Parent == nil || d.Parent.ID != parent {
+		t.Fatalf("detail of a workflow whose parent was deleted: %+v", d)
+	}
+}
