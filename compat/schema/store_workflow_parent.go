@@ -141,3 +141,32 @@ func scanWorkflowParent(sc scanner) (WorkflowParent, error) {
 	p.AddTime = time.UnixMilli(added)
 	return p, err
 }
+
+// JobChildLists reads the child_jobid of jobs by id, as stored (a job
+// without children, or that does not exist, is absent): what a workflow's
+// parent check follows.
+func (s *Store) JobChildLists(ctx context.Context, ids []int) (map[int]string, error) {
+	type childList struct {
+		id   int
+		list *string
+	}
+	out := map[int]string{}
+	err := inChunks(ids, func(chunk []int) error {
+		rows, err := selectAll(ctx, s, s.sb.Select("id", "child_jobid").From("xxl_job_info").Where(sq.Eq{"id": chunk}),
+			func(sc scanner) (childList, error) {
+				var c childList
+				err := sc.Scan(&c.id, &c.list)
+				return c, err
+			})
+		for _, c := range rows {
+			if c.list != nil && *c.list != "" {
+				out[c.id] = *c.list
+			}
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read child jobs of %d jobs: %w", len(ids), err)
+	}
+	return out, nil
+}

@@ -7,7 +7,6 @@ import (
 	"maps"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -346,79 +345,4 @@ func ignoreNotFound(err error) error {
 		return nil
 	}
 	return err
-}
-
-// parentCycle finds the workflows that would start each other for ever
-// through their parents once w is saved: w runs job J, J is the parent of
-// workflow V, V runs the parent of w (or of another workflow on the way
-// back). It describes the first cycle through w found, "" when none. Only
-// workflows started after a job can be on such a cycle, so only those are
-// read; disabled ones count, as enabling one must not make a cycle.
-func parentCycle(ctx context.Context, s *schema.Store, w Workflow) (string, error) {
-	if _, ok := w.Schedule.ParentJob(); !ok {
-		return "", nil
-	}
-	rows, err := s.WorkflowsByType(ctx, ScheduleJob)
-	if err != nil {
-		return "", err
-	}
-	all := []Workflow{w}
-	for _, r := range rows {
-		if r.ID == w.ID && w.ID != 0 {
-			continue
-		}
-		o, err := FromRow(r)
-		if err != nil {
-			continue
-		}
-		all = append(all, o)
-	}
-	// started[j]: the workflows (indexes in all) job j starts.
-	started := map[int][]int{}
-	for i, o := range all {
-		if p, ok := o.Schedule.ParentJob(); ok {
-			started[p] = append(started[p], i)
-		}
-	}
-	// Breadth-first from w; via[i] is the (workflow, job) step reaching i.
-	via := map[int]struct{ from, job int }{}
-	queue := []int{0}
-	for len(queue) > 0 {
-		cur := queue[0]
-		queue = queue[1:]
-		for _, n := range all[cur].Graph.Nodes {
-			for _, next := range started[n.JobID] {
-				if _, seen := via[next]; seen {
-					continue
-				}
-				via[next] = struct{ from, job int }{cur, n.JobID}
-				if next == 0 {
-					return describeParentCycle(all, via), nil
-				}
-				queue = append(queue, next)
-			}
-		}
-	}
-	return "", nil
-}
-
-// describeParentCycle names the cycle back to all[0] that via records.
-func describeParentCycle(all []Workflow, via map[int]struct{ from, job int }) string {
-	name := func(i int) string {
-		if i == 0 {
-			return "this workflow"
-		}
-		return fmt.Sprintf("workflow %d %q", all[i].ID, all[i].Name)
-	}
-	var parts []string
-	for cur := 0; ; {
-		st := via[cur]
-		parts = append(parts, fmt.Sprintf("job %d starts %s", st.job, name(cur)), fmt.Sprintf("%s runs job %d", name(st.from), st.job))
-		cur = st.from
-		if cur == 0 {
-			break
-		}
-	}
-	slices.Reverse(parts)
-	return strings.Join(parts, ", ")
 }

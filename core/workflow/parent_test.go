@@ -326,6 +326,14 @@ func TestParentSaveRefused(t *testing.T) {
 			!strings.Contains(err.Error(), "this workflow runs job "+strconv.Itoa(a)) {
 			t.Fatalf("cycle: %v", err)
 		}
+		// Through child_jobid: a workflow after a whose node runs d, whose
+		// child job is a, would start itself after each run.
+		d := testfactory.Job(t, s, testfactory.JobOpts{Group: g.ID, Handler: "h", ChildJobIDs: strconv.Itoa(a)}).ID
+		_, err = save(0, a, d)
+		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "job "+strconv.Itoa(d)+" fires job "+strconv.Itoa(a)+" through child_jobid") {
+			t.Fatalf("cycle through child_jobid: %v", err)
+		}
+		t.Log(err)
 		// Saving W2 again as it is is no cycle.
 		if _, err := save(w2, b, c); err != nil {
 			t.Fatal(err)
