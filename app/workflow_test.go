@@ -54,6 +54,7 @@ func TestWorkflowsWired(t *testing.T) {
 	group := testfactory.Group(t, s, testfactory.GroupOpts{AddressType: 1, AddressList: schema.Ptr(exec.Address())})
 	first := testfactory.Job(t, s, testfactory.JobOpts{Group: group.ID, Handler: "h"})
 	second := testfactory.Job(t, s, testfactory.JobOpts{Group: group.ID, Handler: "h"})
+	third := testfactory.Job(t, s, testfactory.JobOpts{Group: group.ID, Handler: "h"})
 
 	a := startAdmin(t, app.Options{}, "--spring.datasource.url="+url, "--xxl.job.workflows.enabled=true")
 	if !strings.Contains(a.logs.String(), "created our workflow tables") {
@@ -66,6 +67,14 @@ func TestWorkflowsWired(t *testing.T) {
 	// only after that).
 	t.Cleanup(http.DefaultClient.CloseIdleConnections)
 	ctx := context.Background()
+	// A workflow after the second job: its success in the run below
+	// starts it (trigger PARENT), through the admin's completer.
+	after, err := workflow.Save(ctx, s, workflow.Workflow{JobGroup: group.ID, Name: "after second", Enabled: true,
+		Graph:    workflow.Graph{Nodes: []workflow.Node{{ID: 1, JobID: third.ID}}},
+		Schedule: workflow.Schedule{Type: workflow.ScheduleJob, Conf: strconv.Itoa(second.ID)}}, time.Now(), time.Local)
+	if err != nil {
+		t.Fatal(err)
+	}
 	w := workflow.Workflow{JobGroup: group.ID, Name: "wired", Enabled: true,
 		Graph:    workflow.Graph{Nodes: []workflow.Node{{ID: 1, JobID: first.ID}, {ID: 2, JobID: second.ID}}, Edges: []workflow.Edge{{From: 1, To: 2}}},
 		Schedule: workflow.Schedule{Type: "FIX_RATE", Conf: "3600"}}
@@ -98,6 +107,25 @@ func TestWorkflowsWired(t *testing.T) {
 		if e := exec.Entry(rows[0].ID); e.Received != 1 || e.Started != 1 {
 			t.Fatalf("job %d at the executor: %+v", job, e)
 		}
+	}
+	for {
+		runs, err := s.WorkflowRunList(ctx, after, 0, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(runs) == 1 && workflow.RunState(runs[0].State).Final() {
+			parents, err := s.WorkflowRunParents(ctx, []int64{runs[0].ID})
+			rows, _, lerr := s.LogPageList(ctx, 0, 10, schema.LogFilter{JobID: second.ID})
+			if err != nil || lerr != nil || runs[0].State != string(workflow.RunSucceeded) || runs[0].TriggerType != workflow.TriggerParent ||
+				len(rows) != 1 || parents[runs[0].ID] != rows[0].ID {
+				t.Fatalf("run after the parent %+v, parent log %v, second's logs %+v (%v %v)", runs[0], parents, rows, err, lerr)
+			}
+			break
+		}
+		if len(runs) > 1 || time.Now().After(deadline) {
+			t.Fatalf("runs after the parent %+v\n%s", runs, a.logs.String())
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	// The console has the workflow pages: the run's page shows it.
 	jar, _ := cookiejar.New(nil)

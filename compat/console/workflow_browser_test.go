@@ -205,6 +205,47 @@ func TestWorkflowBrowser(t *testing.T) {
 			t.Fatalf("the run list shows the parameters %q", got)
 		}
 		wfClean(tab, "run list")
+
+		// A workflow after a job: the picker shows when "after a job" is
+		// chosen, offers the group's jobs (a description with markup stays
+		// text), and a run the parent's success started links to its log.
+		tab.Open(e.srv.URL + e.wf() + "/edit?jobGroup=" + itoa(e.g2.ID))
+		tab.Wait(`window.dagre && document.querySelector('.xj-wf-parent-row').classList.contains('hidden')`)
+		tab.Set(`#xj-wf-name`, "after extract")
+		tab.Set(`#xj-wf-stype`, "JOB")
+		tab.Wait(`!document.querySelector('.xj-wf-parent-row').classList.contains('hidden')`)
+		if got := tab.Str(`document.querySelector('#xj-wf-parent option[value="` + itoa(e.j2a.ID) + `"]').textContent`); !strings.Contains(got, e.j2a.JobDesc) {
+			t.Fatalf("the parent picker offers %q for job %d", got, e.j2a.ID)
+		}
+		tab.Set(`#xj-wf-parent`, itoa(e.j2a.ID))
+		tab.Click(`#xj-wf-form [name=enabled]`)
+		row(1, "node_id", "1")
+		row(1, "node_job", itoa(e.j2b.ID))
+		tab.Landing(e.srv.URL+e.wf()+"/edit?id=", func() { tab.Click(`.xj-wf-save`) })
+		tab.Wait(`document.querySelector('.xj-wf-saved')`)
+		if v := tab.Str(`document.getElementById('xj-wf-parent').value`); v != itoa(e.j2a.ID) {
+			t.Fatalf("the saved editor's parent is %q", v)
+		}
+		wfClean(tab, "editor after a job")
+		child, err := strconv.Atoi(tab.Str(`document.querySelector('#xj-wf-form [name=id]').value`))
+		if err != nil || child == 0 {
+			t.Fatalf("the saved editor shows id %d (%v)", child, err)
+		}
+		parentLog := testfactory.Log(t, e.store, testfactory.LogOpts{Group: e.g2.ID, Job: e.j2a.ID, TriggerCode: 200, HandleCode: 200})
+		if err := e.engine.Pass(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		runs, err := e.store.WorkflowRunList(context.Background(), child, 0, 10)
+		if err != nil || len(runs) != 1 {
+			t.Fatalf("runs after the parent's success: %+v, %v", runs, err)
+		}
+		tab.Open(e.srv.URL + e.wf() + "/run?id=" + strconv.FormatInt(runs[0].ID, 10))
+		tab.Wait(wfNodes + ` === 1`)
+		wantParent := ctxPath + "/joblog/logDetailPage?id=" + strconv.FormatInt(parentLog.ID, 10)
+		if href := tab.Str(`document.querySelector('.xj-wf-run-info a.xj-wf-parent-log').getAttribute('href')`); href != wantParent {
+			t.Fatalf("the run page links the parent log as %q, want %q", href, wantParent)
+		}
+		wfClean(tab, "run page after a job")
 	})
 }
 

@@ -30,19 +30,22 @@ type WfEditData struct {
 // WfForm is a workflow as the editor's form has it: numbers as text, so
 // that a refused form comes back as it was typed.
 type WfForm struct {
-	ID           int          `json:"id"`
-	JobGroup     int          `json:"jobGroup"`
-	Name         string       `json:"name"`
-	Params       string       `json:"params"`
-	ScheduleType string       `json:"scheduleType"`
-	ScheduleConf string       `json:"scheduleConf"`
-	TimeZone     string       `json:"timeZone"`
-	Misfire      string       `json:"misfire"`
-	Policy       string       `json:"policy"`
-	MaxParallel  int          `json:"maxParallel"`
-	Enabled      bool         `json:"enabled"`
-	Nodes        []WfNodeForm `json:"nodes"`
-	Edges        string       `json:"edges"` // one "from -> to" a line
+	ID           int    `json:"id"`
+	JobGroup     int    `json:"jobGroup"`
+	Name         string `json:"name"`
+	Params       string `json:"params"`
+	ScheduleType string `json:"scheduleType"`
+	ScheduleConf string `json:"scheduleConf"`
+	// ParentJob is the job a JOB workflow starts after (its picker's
+	// value; the id is also ScheduleConf once read).
+	ParentJob   string       `json:"parentJob"`
+	TimeZone    string       `json:"timeZone"`
+	Misfire     string       `json:"misfire"`
+	Policy      string       `json:"policy"`
+	MaxParallel int          `json:"maxParallel"`
+	Enabled     bool         `json:"enabled"`
+	Nodes       []WfNodeForm `json:"nodes"`
+	Edges       string       `json:"edges"` // one "from -> to" a line
 }
 
 // WfNodeForm is a node row of the editor.
@@ -118,6 +121,7 @@ func (c *Console) renderEditor(x *exchange, f WfForm, problems, warnings []strin
 		Misfires: c.options("DO_NOTHING", "misfire_strategy_do_nothing", "FIRE_ONCE_NOW", "misfire_strategy_fire_once_now"),
 		Policies: []string{string(workflow.PolicySkip), string(workflow.PolicyQueue), string(workflow.PolicyParallel)},
 		Form:     f, Errors: problems, Warnings: warnings, Saved: saved}
+	d.ScheduleTypes = append(d.ScheduleTypes, Option{Name: workflow.ScheduleJob, Title: c.ours["wf_schedule_type_job"]})
 	for _, j := range jobs {
 		d.Jobs = append(d.Jobs, JobOption{ID: j.ID, JobDesc: j.JobDesc})
 	}
@@ -136,6 +140,9 @@ func wfFormOf(w workflow.Workflow) WfForm {
 	f := WfForm{ID: w.ID, JobGroup: w.JobGroup, Name: w.Name, Params: w.Params, ScheduleType: w.Schedule.Type,
 		ScheduleConf: w.Schedule.Conf, TimeZone: w.Schedule.TimeZone, Misfire: w.Schedule.Misfire,
 		Policy: string(w.Concurrency.Policy), MaxParallel: w.Concurrency.Max, Enabled: w.Enabled}
+	if w.Schedule.Type == workflow.ScheduleJob {
+		f.ParentJob, f.ScheduleConf = w.Schedule.Conf, ""
+	}
 	for _, n := range w.Graph.Nodes {
 		row := WfNodeForm{ID: strconv.Itoa(n.ID), JobID: strconv.Itoa(n.JobID), Label: n.Label, Rule: string(n.Rule)}
 		if row.Rule == "" {

@@ -71,9 +71,24 @@ func (c *Console) workflowList(x *exchange) error {
 		return err
 	}
 	d := WfListData{Links: c.wfLinks(), Groups: groupOptions(groups), JobGroup: group, Name: name, Rows: []WfRow{}}
+	var parents []int
 	for _, w := range list {
+		if p, ok := w.Schedule.ParentJob(); ok {
+			parents = append(parents, p)
+		}
+	}
+	names, err := c.store.JobNames(x.ctx, parents)
+	if err != nil {
+		return err
+	}
+	for _, w := range list {
+		sched := wfSchedule(w.Schedule)
+		if p, ok := w.Schedule.ParentJob(); ok {
+			// "After a job: 12 nightly extract"
+			sched = c.ours["wf_schedule_type_job"] + ": " + strconv.Itoa(p) + " " + names[p].JobDesc
+		}
 		d.Rows = append(d.Rows, WfRow{ID: w.ID, JobGroup: w.JobGroup, GroupTitle: titles[w.JobGroup], Name: w.Name, Nodes: w.Nodes,
-			Schedule: wfSchedule(w.Schedule), Concurrency: wfConcurrency(w.Concurrency), Enabled: w.Enabled,
+			Schedule: strings.TrimSpace(sched), Concurrency: wfConcurrency(w.Concurrency), Enabled: w.Enabled,
 			NextFire: c.wfTime(w.NextFire), UpdateTime: c.wfTime(w.UpdateTime)})
 	}
 	filter := url.Values{}

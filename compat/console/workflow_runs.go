@@ -27,6 +27,8 @@ type WfRunRow struct {
 	StartTime    string `json:"startTime"`
 	EndTime      string `json:"endTime"`
 	Msg          string `json:"msg"`
+	// ParentLogID is the parent job's log that started the run (0: none).
+	ParentLogID int64 `json:"parentLogId"`
 }
 
 // WfRunsData is the run list's model: a workflow's runs, newest first,
@@ -64,7 +66,8 @@ func (c *Console) wfAllowed(x *exchange, id int) (WfRef, error) {
 
 func (c *Console) wfRunRow(r workflow.RunSummary) WfRunRow {
 	return WfRunRow{ID: r.ID, State: string(r.State), TriggerType: r.TriggerType, Params: strings.TrimSpace(r.Params),
-		ScheduleTime: c.wfTime(r.ScheduleTime), StartTime: c.wfTime(r.StartTime), EndTime: c.wfTime(r.EndTime), Msg: r.Msg}
+		ScheduleTime: c.wfTime(r.ScheduleTime), StartTime: c.wfTime(r.StartTime), EndTime: c.wfTime(r.EndTime), Msg: r.Msg,
+		ParentLogID: r.ParentLogID}
 }
 
 // workflowRuns renders <wf>/runs?id=&state=&page=.

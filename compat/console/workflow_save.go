@@ -74,7 +74,7 @@ func wfFormFrom(in form) (WfForm, []string) {
 		ScheduleType: in.text("scheduleType"), ScheduleConf: strings.TrimSpace(in.text("scheduleConf")),
 		TimeZone: strings.TrimSpace(in.text("timeZone")), Misfire: in.text("misfire"), Policy: in.text("policy"),
 		MaxParallel: num("maxParallel"), Enabled: in.text("enabled") == "on" || in.text("enabled") == "1",
-		Edges: in.text("edges")}
+		Edges: in.text("edges"), ParentJob: strings.TrimSpace(in.text("parentJob"))}
 	col := func(name string, i int) string {
 		if v := in.vals[name]; i < len(v) {
 			return v[i]
@@ -99,6 +99,11 @@ func wfFromForm(f WfForm) (workflow.Workflow, []string) {
 	w := workflow.Workflow{ID: f.ID, JobGroup: f.JobGroup, Name: f.Name, Params: f.Params, Enabled: f.Enabled,
 		Schedule:    workflow.Schedule{Type: f.ScheduleType, Conf: f.ScheduleConf, TimeZone: f.TimeZone, Misfire: f.Misfire},
 		Concurrency: workflow.Concurrency{Policy: workflow.Policy(f.Policy), Max: f.MaxParallel}}
+	if f.ScheduleType == workflow.ScheduleJob {
+		// The parent comes from its picker; the CRON/seconds field, the
+		// zone and the misfire strategy mean nothing after a job.
+		w.Schedule = workflow.Schedule{Type: workflow.ScheduleJob, Conf: f.ParentJob, Misfire: f.Misfire}
+	}
 	w.Graph.Nodes = make([]workflow.Node, 0, len(f.Nodes))
 	for i, n := range f.Nodes {
 		id, err1 := strconv.Atoi(n.ID)

@@ -1,11 +1,14 @@
 package console
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/testfactory"
 )
 
 // TestWorkflowPagesOff: with workflows off (the default) the console has
@@ -168,4 +171,67 @@ func mustInt64(t *testing.T, s string) int64 {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// TestWorkflowPagesParent: the editor's "after a job" schedule in both
+// looks: the parent picked from the group's jobs (their descriptions, with
+// markup, only ever escaped), a parent that is a node's job or not a job
+// id refused with the reason, the list naming the parent, and a run the
+// parent's success started linking to the parent's log on the run list and
+// the run page.
+func TestWorkflowPagesParent(t *testing.T) {
+	bothConsoles(t, func(t *testing.T, gen3 bool) {
+		e := newWfEnv(t, gen3, true)
+		admin := e.login("admin")
+		save := func(parent string) (int, string) {
+			f := url.Values{"id": {"0"}, "jobGroup": {itoa(e.g2.ID)}, "name": {"after extract"}, "scheduleType": {"JOB"},
+				"parentJob": {parent}, "misfire": {"DO_NOTHING"}, "policy": {"SKIP"}, "maxParallel": {"1"}, "enabled": {"on"},
+				"edges": {""}, "node_id": {"1"}, "node_job": {itoa(e.j2b.ID)}, "node_label": {"load"}, "node_rule": {"all_success"},
+				"node_param": {""}}
+			status, loc, body := admin.post(e.wf()+"/save", f)
+			if status != http.StatusSeeOther {
+				return 0, body
+			}
+			u, _ := url.Parse(loc)
+			return int(mustInt64(t, u.Query().Get("id"))), body
+		}
+		const evil = `"><script>alert(3)</script>`
+		for parent, want := range map[string]string{itoa(e.j2b.ID): "is the job of node 1", evil: "want the id of the parent job"} {
+			if id, body := save(parent); id != 0 || !strings.Contains(body, want) || strings.Contains(body, evil) {
+				t.Fatalf("parent %q saved as %d or refused without %q: %s", parent, id, want, body)
+			}
+		}
+		id, body := save(itoa(e.j2a.ID))
+		if id == 0 {
+			t.Fatalf("save refused: %s", body)
+		}
+		_, body = admin.get(e.wf() + "/edit?id=" + itoa(id))
+		if !strings.Contains(body, `<option value="`+itoa(e.j2a.ID)+`" selected>`) || !strings.Contains(body, `value="JOB" selected`) ||
+			strings.Contains(body, e.j2a.JobDesc) || !strings.Contains(body, "After a job") {
+			t.Fatalf("the editor does not show the parent picked, escaped: %s", body)
+		}
+		_, body = admin.get(e.wf())
+		if !strings.Contains(body, "After a job: "+itoa(e.j2a.ID)+" extract &lt;img") || strings.Contains(body, e.j2a.JobDesc) {
+			t.Fatalf("the list does not name the parent, escaped: %s", body)
+		}
+
+		// A Java admin stores the parent's success: our pass starts the run.
+		parentLog := testfactory.Log(t, e.store, testfactory.LogOpts{Group: e.g2.ID, Job: e.j2a.ID, TriggerCode: 200, HandleCode: 200})
+		if err := e.engine.Pass(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		link := "joblog/logDetailPage?id=" + strconv.FormatInt(parentLog.ID, 10)
+		_, body = admin.get(e.wf() + "/runs?id=" + itoa(id))
+		if !strings.Contains(body, "PARENT") || !strings.Contains(body, link) || strings.Count(body, "/run?id=") != 1 {
+			t.Fatalf("the run list does not link the parent's log %d: %s", parentLog.ID, body)
+		}
+		runs, err := e.store.WorkflowRunList(context.Background(), id, 0, 10)
+		if err != nil || len(runs) != 1 {
+			t.Fatalf("runs: %+v, %v", runs, err)
+		}
+		_, body = admin.get(e.wf() + "/run?id=" + strconv.FormatInt(runs[0].ID, 10))
+		if !strings.Contains(body, "Parent log") || !strings.Contains(body, link) {
+			t.Fatalf("the run page does not link the parent's log: %s", body)
+		}
+	})
 }

@@ -218,3 +218,49 @@ func TestWorkflowReferenceValidator(t *testing.T) {
 		t.Errorf("served document: %v\n%s", err, out)
 	}
 }
+
+// TestWorkflowAPIParent: a workflow started after a job is created with
+// schedule type JOB and its parentJobId, answered with both its conf and
+// parentJobId; a parent that is a node's job, or of another group, is
+// refused by validate and create with the reason; each exchange is checked
+// against the document.
+func TestWorkflowAPIParent(t *testing.T) {
+	storetest.ForEach(t, func(t *testing.T, s *schema.Store) {
+		g := testfactory.ManualGroup(t, s, "http://127.0.0.1:19991/")
+		other := testfactory.ManualGroup(t, s, "http://127.0.0.1:19992/")
+		extract := testfactory.Job(t, s, testfactory.JobOpts{Group: g.ID, Handler: "extract"})
+		load := testfactory.Job(t, s, testfactory.JobOpts{Group: g.ID, Handler: "load"})
+		foreign := testfactory.Job(t, s, testfactory.JobOpts{Group: other.ID, Handler: "x"})
+		e := newEnvWith(t, s, "", true)
+		body := func(parent int) map[string]any {
+			return map[string]any{"jobGroup": g.ID, "name": "after extract", "enabled": true,
+				"schedule": map[string]any{"type": "JOB", "parentJobId": parent},
+				"nodes":    []map[string]any{{"id": 1, "jobId": load.ID}}}
+		}
+		for parent, want := range map[int]string{load.ID: "is the job of node 1", foreign.ID: "belongs to executor group"} {
+			if v := e.call("POST", "/workflows/validate", body(parent)); v.status != 200 || v.data()["valid"] != false ||
+				!strings.Contains(string(v.body), want) {
+				t.Errorf("validate parent %d: %d %s", parent, v.status, v.body)
+			}
+			if a := e.call("POST", "/workflows", body(parent)); a.status != 400 || !strings.Contains(string(a.body), want) {
+				t.Errorf("create parent %d: %d %s", parent, a.status, a.body)
+			}
+		}
+		c := e.call("POST", "/workflows", body(extract.ID))
+		if c.status != 201 {
+			t.Fatalf("create: %d %s", c.status, c.body)
+		}
+		sched := c.data()["schedule"].(map[string]any)
+		if sched["type"] != "JOB" || sched["conf"] != fmt.Sprint(extract.ID) || sched["parentJobId"] != float64(extract.ID) {
+			t.Fatalf("created schedule: %v", sched)
+		}
+		if a := e.call("GET", "/workflows", nil); a.status != 200 || !strings.Contains(string(a.body), fmt.Sprintf(`"parentJobId":%d`, extract.ID)) {
+			t.Errorf("list: %d %s", a.status, a.body)
+		}
+		// The export names the parent by identity (checked against the
+		// document's export format).
+		if a := e.call("GET", "/export", nil); a.status != 200 || !strings.Contains(string(a.body), `"parent":{`) {
+			t.Errorf("export: %d %s", a.status, a.body)
+		}
+	})
+}

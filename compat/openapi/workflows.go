@@ -3,6 +3,7 @@ package openapi
 import (
 	"errors"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
@@ -54,6 +55,23 @@ type scheduleJSON struct {
 	Conf     string `json:"conf"`
 	TimeZone string `json:"timeZone"`
 	Misfire  string `json:"misfire"`
+	// ParentJobID is the job a JOB workflow starts after (its conf, as a
+	// number); on input it may stand for conf.
+	ParentJobID int `json:"parentJobId,omitempty"`
+}
+
+func scheduleOut(s workflow.Schedule) scheduleJSON {
+	out := scheduleJSON{Type: s.Type, Conf: s.Conf, TimeZone: s.TimeZone, Misfire: s.Misfire}
+	out.ParentJobID, _ = s.ParentJob()
+	return out
+}
+
+func (s scheduleJSON) schedule() workflow.Schedule {
+	out := workflow.Schedule{Type: s.Type, Conf: s.Conf, TimeZone: s.TimeZone, Misfire: s.Misfire}
+	if s.Type == workflow.ScheduleJob && s.Conf == "" && s.ParentJobID != 0 {
+		out.Conf = strconv.Itoa(s.ParentJobID)
+	}
+	return out
 }
 
 type concurrencyJSON struct {
@@ -97,7 +115,7 @@ func (a *API) timeOf(t time.Time) *string {
 func (a *API) workflowOut(d workflow.Detail) workflowJSON {
 	w := d.Workflow
 	out := workflowJSON{ID: w.ID, JobGroup: w.JobGroup, Name: w.Name, Author: w.Author, Params: w.Params,
-		Schedule:    scheduleJSON{Type: w.Schedule.Type, Conf: w.Schedule.Conf, TimeZone: w.Schedule.TimeZone, Misfire: w.Schedule.Misfire},
+		Schedule:    scheduleOut(w.Schedule),
 		Concurrency: concurrencyJSON{Policy: string(w.Concurrency.Policy), Max: w.Concurrency.Max}, Enabled: w.Enabled,
 		Nodes: make([]nodeJSON, 0, len(w.Graph.Nodes)), Edges: w.Graph.Edges, NextFireTime: a.timeOf(d.NextFire),
 		AddTime: a.timeOf(w.AddTime), UpdateTime: a.timeOf(w.UpdateTime), Warnings: d.Warnings}
@@ -131,7 +149,7 @@ func (in workflowInput) workflow(id int) workflow.Workflow {
 	w := workflow.Workflow{ID: id, JobGroup: in.JobGroup, Name: in.Name, Author: in.Author, Params: in.Params,
 		Enabled: in.Enabled, Graph: workflow.Graph{Nodes: make([]workflow.Node, 0, len(in.Nodes)), Edges: in.Edges}}
 	if in.Schedule != nil {
-		w.Schedule = workflow.Schedule{Type: in.Schedule.Type, Conf: in.Schedule.Conf, TimeZone: in.Schedule.TimeZone, Misfire: in.Schedule.Misfire}
+		w.Schedule = in.Schedule.schedule()
 	}
 	if in.Concurrency != nil {
 		w.Concurrency = workflow.Concurrency{Policy: workflow.Policy(in.Concurrency.Policy), Max: in.Concurrency.Max}
@@ -189,7 +207,7 @@ func (a *API) listWorkflows(c *call) error {
 	out := make([]summaryJSON, 0, len(list))
 	for _, s := range list {
 		out = append(out, summaryJSON{ID: s.ID, JobGroup: s.JobGroup, Name: s.Name, Author: s.Author, Nodes: s.Nodes, Edges: s.Edges,
-			Schedule:    scheduleJSON{Type: s.Schedule.Type, Conf: s.Schedule.Conf, TimeZone: s.Schedule.TimeZone, Misfire: s.Schedule.Misfire},
+			Schedule:    scheduleOut(s.Schedule),
 			Concurrency: concurrencyJSON{Policy: string(s.Concurrency.Policy), Max: s.Concurrency.Max}, Enabled: s.Enabled,
 			NextFireTime: a.timeOf(s.NextFire), UpdateTime: a.timeOf(s.UpdateTime)})
 	}
@@ -260,20 +278,12 @@ func (a *API) validateWorkflow(c *call) error {
 		return err
 	}
 	w := in.workflow(0)
-	ids := make([]int, len(w.Graph.Nodes))
-	for i, n := range w.Graph.Nodes {
-		ids[i] = n.JobID
-	}
-	jobsOf, err := a.cfg.Store.JobTriggerLoad(c.ctx, ids)
-	if err != nil {
-		return err
-	}
 	out := struct {
 		Valid    bool     `json:"valid"`
 		Problems []string `json:"problems"`
 		Warnings []string `json:"warnings"`
 	}{Valid: true, Problems: []string{}, Warnings: []string{}}
-	err = workflow.Validate(w, func(id int) (int, bool) { j, ok := jobsOf[id]; return j.JobGroup, ok })
+	err := workflow.Check(c.ctx, a.cfg.Store, w)
 	var inv *workflow.InvalidError
 	switch {
 	case errors.As(err, &inv):

@@ -155,6 +155,9 @@ func TestMonitorPlans(t *testing.T) {
 						})
 					}},
 					{"highest job id", func() error { _, err := rs.JobMaxID(ctx); return err }},
+					// A workflow started after job 7 reads its parent's logs
+					// from its mark (core/workflow parent.go).
+					{"workflow parent logs", func() error { _, err := rs.WorkflowParentLogs(ctx, 7, logs-50, 500); return err }},
 				}
 				for _, c := range calls {
 					rec.plans = rec.plans[:0]

@@ -18,6 +18,12 @@ const (
 	WorkflowNodeRunTable = "xxl_job_workflow_node_run"
 	WorkflowNodeLogTable = "xxl_job_workflow_node_log"
 	WorkflowAlarmTable   = "xxl_job_workflow_alarm"
+	// WorkflowParentTable records each parent log a workflow started
+	// after (schedule type JOB): one row per workflow and log, whether it
+	// started a run or its concurrency policy skipped it. Added after the
+	// first release of the others; EnsureWorkflowTables creates it beside
+	// them on a database that has the older four.
+	WorkflowParentTable = "xxl_job_workflow_parent"
 )
 
 // wfColumn is a column of a workflow table in a backend-neutral spelling:
@@ -74,6 +80,12 @@ var workflowTables = []wfTable{
 		{"id", "id", ""}, {"run_id", "bigint", "NOT NULL"}, {"status", "int", "NOT NULL DEFAULT 0"},
 		{"update_time", "bigint", "NOT NULL"},
 	}, indexes: []wfIndex{{"i_workflow_alarm_status", false, "status"}}},
+	// The key (workflow_id, log_id) is what makes a parent's success
+	// start a workflow once, whichever admin and path sees it first.
+	{name: WorkflowParentTable, key: "workflow_id, log_id", cols: []wfColumn{
+		{"workflow_id", "int", "NOT NULL"}, {"log_id", "bigint", "NOT NULL"}, {"run_id", "bigint", "NOT NULL DEFAULT 0"},
+		{"add_time", "bigint", "NOT NULL"},
+	}, indexes: []wfIndex{{"i_workflow_parent_run", false, "run_id"}}},
 }
 
 // ddl is the table's CREATE statements on the backend.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/core/jobs"
@@ -27,10 +28,14 @@ type Workflow struct {
 
 // WorkflowSchedule is when a workflow starts by itself.
 type WorkflowSchedule struct {
-	Type     string `json:"type"` // NONE, CRON or FIX_RATE
+	Type     string `json:"type"` // NONE, CRON, FIX_RATE or JOB
 	Conf     string `json:"conf,omitempty"`
 	TimeZone string `json:"timeZone,omitempty"`
 	Misfire  string `json:"misfire"`
+	// Parent is the job a JOB workflow starts after, by identity as a
+	// node's job (its id, the conf in the database, means nothing
+	// elsewhere).
+	Parent *Ref `json:"parent,omitempty"`
 }
 
 // WorkflowConcurrency is what a start does while runs are going.
@@ -70,6 +75,17 @@ func exportWorkflows(ctx context.Context, st *schema.Store, g schema.Group, refs
 			Enabled:     w.Enabled, Nodes: make([]WorkflowNode, 0, len(w.Graph.Nodes)), Edges: w.Graph.Edges}
 		if e.Edges == nil {
 			e.Edges = []workflow.Edge{}
+		}
+		if parent, ok := w.Schedule.ParentJob(); ok {
+			r, err := refs.ref(ctx, parent)
+			if err != nil {
+				return nil, err
+			}
+			if r == nil {
+				return nil, fmt.Errorf("workflow %d %q starts after job %d, which no longer exists: fix or delete the workflow, then export",
+					w.ID, w.Name, parent)
+			}
+			e.Schedule.Conf, e.Schedule.Parent = "", r
 		}
 		for _, n := range w.Graph.Nodes {
 			r, err := refs.ref(ctx, n.JobID)
@@ -113,6 +129,16 @@ func (im *importer) workflow(ctx context.Context, d Workflow) (Change, error) {
 		Enabled:     d.Enabled, Graph: workflow.Graph{Nodes: make([]workflow.Node, 0, len(d.Nodes)), Edges: d.Edges}}
 	if w.Graph.Edges == nil {
 		w.Graph.Edges = []workflow.Edge{}
+	}
+	if d.Schedule.Type == workflow.ScheduleJob {
+		if d.Schedule.Parent == nil {
+			return c, &jobs.Refusal{Err: workflow.ErrInvalid, Msg: "schedule JOB names no parent job (schedule.parent)"}
+		}
+		id, err := im.refID(*d.Schedule.Parent)
+		if err != nil {
+			return c, fmt.Errorf("parent: %w", err)
+		}
+		w.Schedule.Conf = strconv.Itoa(id)
 	}
 	for _, n := range d.Nodes {
 		id, err := im.refID(n.Job)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -149,6 +150,94 @@ func TestWorkflowRoundTrip(t *testing.T) {
 		if _, err := Export(ctx, src, ExportOptions{Access: admin, Now: t0, Workflows: true}); err == nil ||
 			!strings.Contains(err.Error(), "no longer exists") {
 			t.Errorf("export of a workflow whose job was deleted: %v", err)
+		}
+	})
+}
+
+// TestWorkflowParentRoundTrip: a workflow started after a job names its
+// parent by identity, as its nodes name theirs: the copy starts after the
+// copy's own job, exports as the original did, and a JOB schedule
+// without a parent is refused.
+func TestWorkflowParentRoundTrip(t *testing.T) {
+	storetest.ForEach(t, func(t *testing.T, src *schema.Store) {
+		ctx := context.Background()
+		workflowFixture(t, src)
+		orders, _, err := service(src).FindGroup(ctx, "app-orders")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sync, _, err := service(src).FindJob(ctx, jobs.Identity{JobGroup: orders.ID, ExecutorHandler: "orderSync", JobDesc: "sync orders"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cleanup, _, err := service(src).FindJob(ctx, jobs.Identity{Key: "orders/cleanup"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := workflow.Workflow{JobGroup: orders.ID, Name: "after sync", Enabled: true,
+			Schedule: workflow.Schedule{Type: workflow.ScheduleJob, Conf: strconv.Itoa(sync.ID)},
+			Graph:    workflow.Graph{Nodes: []workflow.Node{{ID: 1, JobID: cleanup.ID}}}}
+		if _, err := workflow.Save(ctx, src, w, t0, time.UTC); err != nil {
+			t.Fatal(err)
+		}
+		doc, err := Export(ctx, src, ExportOptions{Access: admin, Now: t0, Workflows: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var after *Workflow
+		for i := range doc.Workflows {
+			if doc.Workflows[i].Name == "after sync" {
+				after = &doc.Workflows[i]
+			}
+		}
+		if after == nil || after.Schedule.Type != "JOB" || after.Schedule.Conf != "" || after.Schedule.Parent == nil ||
+			after.Schedule.Parent.JobDesc != "sync orders" {
+			t.Fatalf("exported %+v", after)
+		}
+		var file bytes.Buffer
+		if err := Encode(&file, doc); err != nil {
+			t.Fatal(err)
+		}
+		read, err := Decode(bytes.NewReader(file.Bytes()))
+		if err != nil {
+			t.Fatalf("decode own export: %v\n%s", err, file.String())
+		}
+		dst := another(t, src)
+		if _, err := dst.EnsureWorkflowTables(ctx); err != nil {
+			t.Fatal(err)
+		}
+		opt := ImportOptions{Mode: Merge, Access: admin, Workflows: true, Now: t0, Loc: time.UTC}
+		if _, err := Import(ctx, service(dst), read, opt); err != nil {
+			t.Fatal(err)
+		}
+		copied, err := Export(ctx, dst, ExportOptions{Access: admin, Now: t0, Workflows: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(doc, copied) {
+			var a, b bytes.Buffer
+			_ = Encode(&a, doc)
+			_ = Encode(&b, copied)
+			t.Fatalf("copy differs:\n%s\nvs\n%s", a.String(), b.String())
+		}
+		dstOrders, _, err := service(dst).FindGroup(ctx, "app-orders")
+		if err != nil {
+			t.Fatal(err)
+		}
+		dstSync, _, err := service(dst).FindJob(ctx, jobs.Identity{JobGroup: dstOrders.ID, ExecutorHandler: "orderSync", JobDesc: "sync orders"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := dst.WorkflowsByType(ctx, workflow.ScheduleJob)
+		if err != nil || len(rows) != 1 || *rows[0].ScheduleConf != strconv.Itoa(dstSync.ID) {
+			t.Fatalf("imported JOB workflows %+v %v, want the parent %d", rows, err, dstSync.ID)
+		}
+		for i := range read.Workflows {
+			read.Workflows[i].Name += " again"
+			read.Workflows[i].Schedule.Parent = nil
+		}
+		if _, err := Import(ctx, service(dst), read, opt); err == nil || !strings.Contains(err.Error(), "names no parent job") {
+			t.Errorf("JOB without a parent: %v", err)
 		}
 	})
 }

@@ -89,7 +89,7 @@ func (a *Alarms) Pass(ctx context.Context) error {
 		if r.Status == alarmSending {
 			to = alarmFailed // it may have gone out: never twice
 		}
-		if _, err := s.WorkflowAlarmMove(ctx, r.ID, r.Status, to, now); err != nil {
+		if _, err := a.move(ctx, r.ID, r.Status, to, now); err != nil {
 			return err
 		}
 		a.log.Warn().Int64("run_id", r.RunID).Int("from", r.Status).Int("to", to).Msg("took back a run alarm left by a stopped admin")
@@ -106,10 +106,23 @@ func (a *Alarms) Pass(ctx context.Context) error {
 	return nil
 }
 
+// move is the alarm's compare-and-set, redone when MariaDB picks it as a
+// deadlock's victim: two admins claiming the same row at once deadlock
+// there now and then (TestRunAlarm), and the victim changed nothing, so
+// the redo reads the winner's status and loses the claim cleanly.
+func (a *Alarms) move(ctx context.Context, id int64, from, to int, now time.Time) (bool, error) {
+	var won bool
+	err := schema.RetryConflicts(ctx, 3, func() error {
+		var err error
+		won, err = a.cfg.Store.WorkflowAlarmMove(ctx, id, from, to, now)
+		return err
+	}, nil)
+	return won, err
+}
+
 // send claims one alarm, builds its event and sends it.
 func (a *Alarms) send(ctx context.Context, r schema.WorkflowAlarm) error {
-	s := a.cfg.Store
-	if won, err := s.WorkflowAlarmMove(ctx, r.ID, alarmToSend, alarmClaimed, a.cfg.Now()); err != nil || !won {
+	if won, err := a.move(ctx, r.ID, alarmToSend, alarmClaimed, a.cfg.Now()); err != nil || !won {
 		return err
 	}
 	ev, err := a.event(ctx, r.RunID)
@@ -117,14 +130,14 @@ func (a *Alarms) send(ctx context.Context, r schema.WorkflowAlarm) error {
 		// Left claimed: taken back after StuckAfter and tried again.
 		return fmt.Errorf("alarm of workflow run %d: %w", r.RunID, err)
 	}
-	if won, err := s.WorkflowAlarmMove(ctx, r.ID, alarmClaimed, alarmSending, a.cfg.Now()); err != nil || !won {
+	if won, err := a.move(ctx, r.ID, alarmClaimed, alarmSending, a.cfg.Now()); err != nil || !won {
 		return err
 	}
 	status := alarmFailed
 	if a.cfg.Alarm.Alarm(ctx, ev) {
 		status = alarmSent
 	}
-	_, err = s.WorkflowAlarmMove(ctx, r.ID, alarmSending, status, a.cfg.Now())
+	_, err = a.move(ctx, r.ID, alarmSending, status, a.cfg.Now())
 	return err
 }
 

@@ -3,8 +3,11 @@ package workflow
 import (
 	"context"
 	"testing"
+	"time"
 
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/storetest"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/testfactory"
 )
 
 // benchRun runs workflow runs of g to their ends, one after another, on
@@ -54,4 +57,52 @@ func BenchmarkRun500(b *testing.B) {
 		g.Edges = append(g.Edges, Edge{From: 1, To: i}, Edge{From: i, To: 500})
 	}
 	benchRun(b, r, g)
+}
+
+// BenchmarkParentPass is one pass over a workflow started after a job
+// whose parent has one execution running since before 50,000 logs of
+// other jobs (the mark is held there): "cursor" is the pass as it runs,
+// "from mark" reads every log since the mark each time, as a pass without
+// its cursor would (a restarted admin's first pass).
+func BenchmarkParentPass(b *testing.B) {
+	s := storetest.SQLite(b)
+	r := newRig(b, s, 1)
+	ctx := context.Background()
+	parent, node, other := r.job(0), r.job(0), r.job(0)
+	wf := r.childWorkflow(parent, node, Concurrency{Policy: PolicyParallel, Max: 10})
+	testfactory.Log(b, s, testfactory.LogOpts{Group: r.group.ID, Job: parent, TriggerCode: 200})
+	at := time.Now()
+	err := s.WithTx(ctx, func(tx *schema.Store) error {
+		for range 50_000 {
+			if _, err := tx.LogSave(ctx, schema.JobLog{JobGroup: r.group.ID, JobID: other, TriggerTime: &at}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := r.admins[0].engine
+	for _, mode := range []string{"cursor", "from mark"} {
+		b.Run(mode, func(b *testing.B) {
+			if err := e.passParents(ctx); err != nil {
+				b.Fatal(err)
+			}
+			if c := e.cursors[wf]; c != nil {
+				c.topAt = time.Time{} // a minute on: the next pass skips what it read
+			}
+			for b.Loop() {
+				if mode == "from mark" {
+					clear(e.cursors)
+				}
+				if err := e.passParents(ctx); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if runs := r.runsOf(wf); len(runs) != 0 {
+				b.Fatalf("runs %+v", runs)
+			}
+		})
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -52,9 +53,14 @@ type Engine struct {
 	// active says a run may be in flight: while it is false the callback
 	// hook does not look for node logs, so an admin without workflows pays
 	// nothing per callback (the pass settles what it skipped).
-	active   atomic.Bool
-	plans    plans
-	passDone func() // tests
+	active  atomic.Bool
+	plans   plans
+	parents parentIndex
+	// cursors are the pass's places in parent logs, by workflow id;
+	// parentPass makes parent passes take turns on them.
+	cursors    map[int]*parentCursor
+	parentPass sync.Mutex
+	passDone   func() // tests
 }
 
 // New creates an engine.

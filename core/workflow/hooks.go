@@ -10,17 +10,25 @@ import (
 // Finished is thread.FinishHook: the completer calls it with the logs it
 // finished, inside the transaction that stores their results, so a
 // node's outcome and the triggers of the nodes after it commit with the
-// result itself, or not at all. The completer submits the returned
-// triggers after the commit.
+// result itself, or not at all; so does the start of a workflow whose
+// parent job's log succeeded (parent.go). The completer submits the
+// returned triggers after the commit.
 func (e *Engine) Finished(ctx context.Context, tx *schema.Store, logs []schema.JobLog) ([]trigger.Request, error) {
-	if !e.active.Load() || len(logs) == 0 {
+	if len(logs) == 0 {
 		return nil, nil
+	}
+	// Parents first: their workflows' rows are locked in id order before
+	// settle locks its own (see lockRuns).
+	reqs, err := e.startAfterParents(ctx, tx, logs)
+	if err != nil || !e.active.Load() {
+		return reqs, err
 	}
 	results := make([]logResult, len(logs))
 	for i, l := range logs {
 		results[i] = logResult{logID: l.ID, code: l.HandleCode}
 	}
-	return e.settle(ctx, tx, results)
+	more, err := e.settle(ctx, tx, results)
+	return append(reqs, more...), err
 }
 
 // PendingLogged is trigger.PendingHook: the trigger flow calls it with

@@ -22,7 +22,8 @@ func (e *Engine) Start(ctx context.Context) error {
 // or another admin's callback stored without it, triggers that failed
 // before any executor ran them (no callback comes for those), log rows
 // deleted meanwhile, node triggers dropped because their job was deleted,
-// and nodes whose rules can decide. Any admin of ours runs it, so a run
+// and nodes whose rules can decide; then it starts the workflows whose
+// parent job succeeded without our hook (parent.go). Any admin of ours runs it, so a run
 // whose admin died goes on.
 func (e *Engine) Pass(ctx context.Context) error {
 	var after int64
@@ -50,7 +51,7 @@ func (e *Engine) Pass(ctx context.Context) error {
 	}
 	e.active.Store(seen)
 	e.cfg.Observe.RunsInFlight(running)
-	return nil
+	return e.passParents(ctx)
 }
 
 func (e *Engine) passRuns(ctx context.Context, runs []schema.WorkflowRun) error {

@@ -41,6 +41,7 @@ func Validate(w Workflow, jobs JobGroups) error {
 	}
 	validGraph(w, jobs, &p)
 	validSchedule(w.Schedule, &p)
+	validParent(w, jobs, &p)
 	switch w.Concurrency.Policy {
 	case "", PolicySkip, PolicyQueue:
 	case PolicyParallel:
@@ -123,6 +124,10 @@ func missingEnd(e Edge, seen map[int]bool) int {
 func validSchedule(s Schedule, p *problems) {
 	switch s.Type {
 	case "", cron.TypeNone:
+	case ScheduleJob:
+		if n, err := strconv.Atoi(s.Conf); err != nil || n < 1 {
+			p.add("JOB %q: want the id of the parent job", s.Conf)
+		}
 	case cron.TypeCron:
 		if err := cron.Validate(s.Conf); err != nil {
 			p.add("CRON %q: %v", s.Conf, err)
@@ -132,7 +137,7 @@ func validSchedule(s Schedule, p *problems) {
 			p.add("FIX_RATE %q: want a whole number of seconds, at least 1", s.Conf)
 		}
 	default:
-		p.add("unknown schedule type %q (NONE, CRON or FIX_RATE)", s.Type)
+		p.add("unknown schedule type %q (NONE, CRON, FIX_RATE or JOB)", s.Type)
 	}
 	if s.TimeZone != "" {
 		if err := cron.CheckZoneID(s.TimeZone); err != nil {
@@ -143,6 +148,29 @@ func validSchedule(s Schedule, p *problems) {
 	case "", "DO_NOTHING", "FIRE_ONCE_NOW":
 	default:
 		p.add("unknown misfire strategy %q (DO_NOTHING or FIRE_ONCE_NOW)", s.Misfire)
+	}
+}
+
+// validParent checks the parent job of a workflow started after a job: it
+// exists in the workflow's group (a job its editor may use, as a node's)
+// and is not the job of one of its nodes (each run would start the next).
+func validParent(w Workflow, jobs JobGroups, p *problems) {
+	parent, ok := w.Schedule.ParentJob()
+	if !ok {
+		return
+	}
+	group, ok := jobs(parent)
+	switch {
+	case !ok:
+		p.add("parent job %d does not exist", parent)
+	case group != w.JobGroup:
+		p.add("parent job %d belongs to executor group %d, not the workflow's group %d", parent, group, w.JobGroup)
+	}
+	for _, n := range w.Graph.Nodes {
+		if n.JobID == parent {
+			p.add("parent job %d is the job of node %d: each run would start the next", parent, n.ID)
+			return
+		}
 	}
 }
 

@@ -76,6 +76,9 @@ type Detail struct {
 	NextFire time.Time
 	Jobs     map[int]JobRef
 	Warnings []string
+	// Parent is the job the workflow starts after (schedule JOB; a
+	// deleted one has only its id).
+	Parent *JobRef
 }
 
 // Load reads a workflow with its nodes' jobs; schema.ErrNotFound when it
@@ -98,6 +101,17 @@ func Load(ctx context.Context, s *schema.Store, id int) (Detail, error) {
 	}
 	if d.Warnings, err = Warnings(ctx, s, w); err != nil {
 		return Detail{}, err
+	}
+	if parent, ok := w.Schedule.ParentJob(); ok {
+		jobs, err := nodeJobs(ctx, s, Graph{Nodes: []Node{{JobID: parent}}})
+		if err != nil {
+			return Detail{}, err
+		}
+		ref, ok := jobs[parent]
+		if !ok {
+			ref = JobRef{ID: parent}
+		}
+		d.Parent = &ref
 	}
 	return d, nil
 }
@@ -136,6 +150,9 @@ type RunSummary struct {
 	StartTime    time.Time // zero while queued
 	EndTime      time.Time // zero while open
 	Msg          string
+	// ParentLogID is the log of the parent job whose success started the
+	// run (trigger type PARENT; 0 otherwise).
+	ParentLogID int64
 }
 
 func runSummary(r schema.WorkflowRun) RunSummary {
@@ -155,8 +172,21 @@ func Runs(ctx context.Context, s *schema.Store, workflowID int, q RunQuery) ([]R
 		return nil, 0, err
 	}
 	out := make([]RunSummary, len(rows))
+	var started []int64
 	for i, r := range rows {
 		out[i] = runSummary(r)
+		if r.TriggerType == TriggerParent {
+			started = append(started, r.ID)
+		}
+	}
+	if len(started) > 0 {
+		parents, err := s.WorkflowRunParents(ctx, started)
+		if err != nil {
+			return nil, 0, err
+		}
+		for i := range out {
+			out[i].ParentLogID = parents[out[i].ID]
+		}
 	}
 	return out, total, nil
 }
@@ -223,6 +253,13 @@ func LoadRun(ctx context.Context, s *schema.Store, runID int64) (RunDetail, erro
 			ShardIndex: l.ShardIndex, ShardTotal: l.ShardTotal, Result: l.Result})
 	}
 	d := RunDetail{Run: runSummary(r), Graph: g, Nodes: make([]NodeView, 0, len(g.Nodes))}
+	if r.TriggerType == TriggerParent {
+		parents, err := s.WorkflowRunParents(ctx, []int64{runID})
+		if err != nil {
+			return RunDetail{}, err
+		}
+		d.Run.ParentLogID = parents[runID]
+	}
 	for _, n := range g.Nodes {
 		v := NodeView{Node: n, State: NodeWaiting}
 		if row, ok := byNode[n.ID]; ok {

@@ -41,5 +41,12 @@ func Warnings(ctx context.Context, s *schema.Store, w Workflow) ([]string, error
 			out = append(out, fmt.Sprintf("node %d: job %d has child jobs (%s), triggered after each of its successes, in a run too", n.ID, job.ID, *job.ChildJobID))
 		}
 	}
+	if parent, ok := w.Schedule.ParentJob(); ok {
+		if _, err := s.JobLoad(ctx, parent); errors.Is(err, schema.ErrNotFound) {
+			out = append(out, fmt.Sprintf("parent job %d no longer exists: the workflow does not start by itself", parent))
+		} else if err != nil {
+			return nil, err
+		}
+	}
 	return out, nil
 }

@@ -207,6 +207,15 @@
         redraw();
       });
     }
+    // "After a job" shows the parent job's picker; the other schedules hide it.
+    var stype = document.getElementById('xj-wf-stype');
+    var parentRow = document.querySelector('.xj-wf-parent-row');
+    if (stype && parentRow) {
+      var showParent = function () { parentRow.classList.toggle('hidden', stype.value !== 'JOB'); };
+      stype.addEventListener('input', showParent);
+      stype.addEventListener('change', showParent);
+      showParent();
+    }
     // A new workflow picks its group's jobs: changing the group reloads the editor.
     var group = document.getElementById('xj-wf-group');
     var idField = document.querySelector('#xj-wf-form [name="id"]');
