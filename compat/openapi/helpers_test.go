@@ -99,6 +99,7 @@ type env struct {
 	now      time.Time // the clock's start
 	clock    *clock
 	contract *contract
+	engine   *workflow.Engine // nil without workflows
 }
 
 // clock is a test's time.
@@ -159,7 +160,7 @@ func newEnvWith(t *testing.T, s *schema.Store, user string, workflows bool) *env
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.api = a
+	e.api, e.engine = a, engine
 	if e.contract, err = loadContract(t.Context(), a.doc); err != nil {
 		t.Fatal(err)
 	}

@@ -10,17 +10,20 @@ import (
 
 // runJSON is a run as the API writes it; Nodes only in a run's detail.
 type runJSON struct {
-	ID           int64           `json:"id"`
-	WorkflowID   int             `json:"workflowId"`
-	State        string          `json:"state"`
-	TriggerType  string          `json:"triggerType"`
-	Params       string          `json:"params"`
-	ScheduleTime *string         `json:"scheduleTime"`
-	StartTime    *string         `json:"startTime"`
-	EndTime      *string         `json:"endTime"`
-	Msg          string          `json:"msg"`
-	Nodes        []nodeRunOut    `json:"nodes,omitempty"`
-	Edges        []workflow.Edge `json:"edges,omitempty"`
+	ID           int64   `json:"id"`
+	WorkflowID   int     `json:"workflowId"`
+	State        string  `json:"state"`
+	TriggerType  string  `json:"triggerType"`
+	Params       string  `json:"params"`
+	ScheduleTime *string `json:"scheduleTime"`
+	StartTime    *string `json:"startTime"`
+	EndTime      *string `json:"endTime"`
+	Msg          string  `json:"msg"`
+	// ParentLogID is the parent job's log whose success started a run of a
+	// JOB-scheduled workflow; absent for other runs.
+	ParentLogID int64           `json:"parentLogId,omitempty"`
+	Nodes       []nodeRunOut    `json:"nodes,omitempty"`
+	Edges       []workflow.Edge `json:"edges,omitempty"`
 }
 
 // nodeRunOut is a node of a run: where it stands and its log rows.
@@ -39,7 +42,8 @@ type nodeRunOut struct {
 
 func (a *API) runOut(r workflow.RunSummary) runJSON {
 	return runJSON{ID: r.ID, WorkflowID: r.WorkflowID, State: string(r.State), TriggerType: r.TriggerType, Params: r.Params,
-		ScheduleTime: a.timeOf(r.ScheduleTime), StartTime: a.timeOf(r.StartTime), EndTime: a.timeOf(r.EndTime), Msg: r.Msg}
+		ScheduleTime: a.timeOf(r.ScheduleTime), StartTime: a.timeOf(r.StartTime), EndTime: a.timeOf(r.EndTime), Msg: r.Msg,
+		ParentLogID: r.ParentLogID}
 }
 
 func (a *API) runDetailOut(d workflow.RunDetail) runJSON {

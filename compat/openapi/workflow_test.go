@@ -257,6 +257,22 @@ func TestWorkflowAPIParent(t *testing.T) {
 		if a := e.call("GET", "/workflows", nil); a.status != 200 || !strings.Contains(string(a.body), fmt.Sprintf(`"parentJobId":%d`, extract.ID)) {
 			t.Errorf("list: %d %s", a.status, a.body)
 		}
+		// A success of the parent, stored without our hook (as a Java
+		// admin stores it), starts a run at the engine's pass; the run
+		// names the parent's log.
+		wf := fmt.Sprintf("/workflows/%v", c.data()["id"])
+		now := e.clock.now()
+		logID, err := s.LogSave(t.Context(), schema.JobLog{JobGroup: g.ID, JobID: extract.ID, TriggerTime: &now, TriggerCode: 200, HandleCode: 200})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.engine.Pass(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		if a := e.call("GET", wf+"/runs", nil); a.status != 200 || !strings.Contains(string(a.body), fmt.Sprintf(`"parentLogId":%d`, logID)) ||
+			!strings.Contains(string(a.body), `"triggerType":"PARENT"`) {
+			t.Errorf("runs after the parent's success: %d %s", a.status, a.body)
+		}
 		// The export names the parent by identity (checked against the
 		// document's export format).
 		if a := e.call("GET", "/export", nil); a.status != 200 || !strings.Contains(string(a.body), `"parent":{`) {
