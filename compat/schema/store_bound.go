@@ -111,6 +111,14 @@ type Bounds struct {
 	Count time.Duration
 }
 
+// DefaultBounds are the lists' bounds unless configured
+// (xxl.job.console.statement-timeout, xxl.job.console.count-timeout): no
+// list statement runs longer than 5 s (the caller is told so instead of
+// waiting), and a list's exact total may take 80 ms of the database before
+// the list settles for a lower bound — on a table of millions of logs an
+// exact count costs seconds, the page of rows it belongs to milliseconds.
+var DefaultBounds = Bounds{Statement: 5 * time.Second, Count: 80 * time.Millisecond}
+
 // Total is a list's total number of rows: exact, as the Java admin's
 // pageListCount is, or when counting them all would cost more than the
 // count's bound, a lower bound (there are more rows than N).
