@@ -67,9 +67,9 @@ func (s *Store) deepNewestIDs(ctx context.Context, b sq.SelectBuilder, offset, s
 			return nil
 		}
 		ids, t, err = tx.pagedIDs(ctx, b.Where(sq.LtOrEq{"id": x}), offset-above, size, bd)
-		if t.N > 0 || t.Exact {
-			t.N += above
-		}
+		// Past the end below x (no ids), the rows above are still a lower
+		// bound for the count to improve on.
+		t.N += above
 		return err
 	})
 	return ids, t, err
