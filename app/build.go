@@ -171,6 +171,7 @@ func build(cfg *config.Config, store *schema.Store, secret []byte, opt Options, 
 		Store: store, Jobs: jobService, Trigger: pools, Workflows: engine, Token: cfg.OpenAPI.Token, User: cfg.OpenAPI.User,
 		Logs:        jobs.NewLogs(jobs.LogsConfig{Store: store, Executor: client, Results: completer, Texts: texts, Now: now, Log: log}),
 		ContextPath: cfg.ContextPath, Loc: time.Local, Now: now, Log: log,
+		ListBounds: schema.Bounds{Statement: cfg.Console.StatementTimeout, Count: cfg.Console.CountTimeout},
 	})
 	if err != nil {
 		return parts{}, err

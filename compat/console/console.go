@@ -68,10 +68,9 @@ type Config struct {
 
 // DefaultListBounds: no list statement runs longer than 5 s (the page
 // says so instead of hanging), and a list's exact total may take 80 ms of
-// the database before the list shows a lower bound ("more than N") — on a
-// table of millions of logs an exact count costs seconds, and the page of
-// rows it belongs to costs milliseconds (docs/operations.md, growth).
-var DefaultListBounds = schema.Bounds{Statement: 5 * time.Second, Count: 80 * time.Millisecond}
+// the database before the list shows a lower bound ("more than N")
+// (docs/operations.md, growth).
+var DefaultListBounds = schema.DefaultBounds
 
 // Console serves the web console.
 type Console struct {

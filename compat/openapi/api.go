@@ -31,6 +31,10 @@ type Config struct {
 	// User names the console user whose role and permission the token
 	// acts with; empty acts as an admin named "openapi".
 	User string
+	// ListBounds are the time bounds of the job and log lists' statements,
+	// the console's (xxl.job.console.statement-timeout, count-timeout);
+	// zero: schema.DefaultBounds.
+	ListBounds schema.Bounds
 	// ContextPath is server.servlet.context-path ("" or "/x").
 	ContextPath string
 	Loc         *time.Location // the zone of the RFC 3339 times written
@@ -57,6 +61,9 @@ func New(cfg Config) (*API, error) {
 	}
 	if cfg.Loc == nil {
 		cfg.Loc = time.Local
+	}
+	if cfg.ListBounds == (schema.Bounds{}) {
+		cfg.ListBounds = schema.DefaultBounds
 	}
 	doc, err := documentWith(cfg.ContextPath, cfg.Workflows != nil)
 	if err != nil {

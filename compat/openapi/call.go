@@ -59,6 +59,9 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt route) {
 
 func (a *API) answerError(c *call, err error) {
 	e, known := classify(err, c.access)
+	if errors.Is(err, schema.ErrStatementTimeout) {
+		a.log.Warn().Err(err).Str("path", c.r.URL.Path).Msg("job API list stopped at its time bound")
+	}
 	if !known {
 		a.log.Error().Err(err).Str("method", c.r.Method).Str("path", c.r.URL.Path).Msg("job API request failed")
 	}

@@ -227,7 +227,7 @@ func (a *API) listJobs(c *call) error {
 			return err
 		}
 	}
-	list, total, err := a.cfg.Store.JobPageList(c.ctx, w.Offset, w.Limit, f)
+	list, total, err := a.cfg.Store.JobPage(c.ctx, w.Offset, w.Limit, f, a.cfg.ListBounds)
 	if err != nil {
 		return err
 	}
@@ -239,7 +239,7 @@ func (a *API) listJobs(c *call) error {
 	for _, j := range list {
 		out = append(out, a.job(j, names))
 	}
-	w.Total = total
+	w.setTotal(total)
 	writeData(c.w, http.StatusOK, out, &w)
 	return nil
 }

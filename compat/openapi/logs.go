@@ -92,7 +92,7 @@ func (a *API) listLogs(c *call) error {
 			return err
 		}
 	}
-	list, total, err := a.cfg.Store.LogPageList(c.ctx, w.Offset, w.Limit, f)
+	list, total, err := a.cfg.Store.LogPage(c.ctx, w.Offset, w.Limit, f, a.cfg.ListBounds)
 	if err != nil {
 		return err
 	}
@@ -100,7 +100,7 @@ func (a *API) listLogs(c *call) error {
 	for _, l := range list {
 		out = append(out, a.logRow(l))
 	}
-	w.Total = total
+	w.setTotal(total)
 	writeData(c.w, http.StatusOK, out, &w)
 	return nil
 }

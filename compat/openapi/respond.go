@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/core/jobs"
 	"github.com/xxl-admin-go/xxl-admin-go/core/transfer"
 )
@@ -25,11 +26,20 @@ type envelope struct {
 	Page *page `json:"page,omitempty"`
 }
 
-// page is a list's window and the total it was cut from.
+// page is a list's window and the total it was cut from. The job and log
+// lists write TotalExact: false when counting their rows would have taken
+// longer than the count's bound and Total is a lower bound (there are at
+// least that many); lists that always count exactly leave it out.
 type page struct {
-	Offset int `json:"offset"`
-	Limit  int `json:"limit"`
-	Total  int `json:"total"`
+	Offset     int   `json:"offset"`
+	Limit      int   `json:"limit"`
+	Total      int   `json:"total"`
+	TotalExact *bool `json:"totalExact,omitempty"`
+}
+
+// setTotal sets a bounded list's total.
+func (p *page) setTotal(t schema.Total) {
+	p.Total, p.TotalExact = t.N, &t.Exact
 }
 
 // apiError is a failure with its status and code.
@@ -113,11 +123,17 @@ func classify(err error, access jobs.Access) (*apiError, bool) {
 			status = http.StatusConflict
 		}
 		return &apiError{status, codeOf(status), err.Error()}, true
+	case errors.Is(err, schema.ErrStatementTimeout):
+		return &apiError{http.StatusServiceUnavailable, "timeout", statementTimeoutText}, true
 	case errors.Is(err, jobs.ErrNotFound), errors.Is(err, jobs.ErrNoRow), errors.Is(err, transfer.ErrNoGroup):
 		return &apiError{http.StatusNotFound, "not_found", "not found"}, true
 	}
 	return &apiError{http.StatusInternalServerError, "internal", "internal error: see the admin's log"}, false
 }
+
+// statementTimeoutText answers a list whose statement ran past its time
+// bound (Config.ListBounds): the database stopped it.
+const statementTimeoutText = "the database did not answer within the time bound of this list: narrow the filter (one job or group, a time range) or page less deep"
 
 func codeOf(status int) string {
 	switch status {

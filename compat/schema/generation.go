@@ -184,4 +184,8 @@ type Shape struct {
 	// LogTimeIndex: xxl_job_log has I_trigger_time (both generations'
 	// scripts create it; a list never names an index the table lacks).
 	LogTimeIndex bool
+	// LogCodeIndex: xxl_job_log has I_handle_code (both generations'), whose
+	// entries (handle_code, id) a deep page of 3.4.2's list counts
+	// (store_log_deep.go).
+	LogCodeIndex bool
 }

@@ -108,7 +108,7 @@ func explainPlan(t *testing.T, s *Store, b sq.Sqlizer) []string {
 		}
 		switch s.Backend() {
 		case MySQL:
-			out = append(out, fmt.Sprintf("%s %s %s %s", col["table"], col["type"], col["key"], col["extra"]))
+			out = append(out, fmt.Sprintf("%s %s %s %s key_len=%s", col["table"], col["type"], col["key"], col["extra"], col["key_len"]))
 		case Postgres:
 			out = append(out, vals[0].String)
 		default:
@@ -206,7 +206,50 @@ func TestConsolePlans(t *testing.T) {
 						t.Errorf("%s: reads a table whole: %s\nplan:\n%s", c.name, bad, strings.Join(lines, "\n"))
 					}
 				}
+				if s.Backend() == MySQL {
+					// 3.4.2's order by id (the statements are the same on
+					// both generations' tables).
+					window, err := s.logIDsQuery(ctx, LogFilter{NewestID: true, From: &day, To: &dayEnd})
+					if err != nil {
+						t.Fatal(err)
+					}
+					deepPlans(t, s, page(window, 0, 51))
+				}
 			})
 		})
+	}
+}
+
+// deepPlans pins, on MariaDB, the statements a deep page of 3.4.2's list
+// of all logs runs (store_log_deep.go) and the sorted window's found-rows
+// form: the handle codes by a loose scan of I_handle_code (a dive a code),
+// the count of an id stretch by ranges over I_handle_code's extended key
+// (handle_code, id) — key_len 12, the id bounds in the range, not a scan
+// of each code's entries —, the walk from an id by the primary key, and
+// the window's ids with SQL_CALC_FOUND_ROWS read from I_trigger_time's
+// range and sorted (the plan the count would have repeated).
+func deepPlans(t *testing.T, s *Store, window sq.SelectBuilder) {
+	t.Helper()
+	for _, c := range []struct {
+		name string
+		b    sq.Sqlizer
+		want []string // each must be in the plan's one line
+	}{
+		{"handle codes", s.handleCodesQuery(), []string{"xxl_job_log range I_handle_code", "Using index for group-by"}},
+		{"deep count", s.deepCountQuery([]int{0, 200, 500}, 1000, 2000), []string{"xxl_job_log range I_handle_code", "Using index", "key_len=12"}},
+		{"deep walk", page(s.sb.Select("id").From("xxl_job_log").Where(sq.LtOrEq{"id": 2000}).OrderBy("id DESC"), 5, 51),
+			[]string{"xxl_job_log range PRIMARY"}},
+		{"window, found rows", window.Options("SQL_CALC_FOUND_ROWS"), []string{"xxl_job_log range I_trigger_time", "Using index; Using filesort"}},
+	} {
+		lines := explainPlan(t, s, c.b)
+		if len(lines) != 1 {
+			t.Errorf("%s: plan of %d lines:\n%s", c.name, len(lines), strings.Join(lines, "\n"))
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(lines[0], w) {
+				t.Errorf("%s: plan %q lacks %q", c.name, lines[0], w)
+			}
+		}
 	}
 }

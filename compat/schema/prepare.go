@@ -95,7 +95,7 @@ func (s *Store) checkAndCreate(ctx context.Context, opts PrepareOptions) (Prepar
 		} else {
 			res.Created, res.Generation = true, opts.Create
 			s.shape.Generation, s.shape.RegistryUnique, s.shape.ScheduleTimezone = opts.Create, opts.Create == Gen3, false
-			s.shape.LogJobIndex, s.shape.LogTimeIndex = opts.Create == Gen3, true
+			s.shape.LogJobIndex, s.shape.LogTimeIndex, s.shape.LogCodeIndex = opts.Create == Gen3, true, true
 			return res, s.preparePending(ctx, opts, &res)
 		}
 	}
@@ -155,6 +155,9 @@ func (s *Store) checkIndexes(ctx context.Context, gen Generation, shape *Shape, 
 			}
 			if table == "xxl_job_log" && name == "i_trigger_time" {
 				shape.LogTimeIndex = true
+			}
+			if table == "xxl_job_log" && name == "i_handle_code" {
+				shape.LogCodeIndex = true
 			}
 			if !want[name] && !strings.HasPrefix(name, "sqlite_autoindex") && !isTuneIndex(table, name) {
 				res.Warnings = append(res.Warnings, fmt.Sprintf("table %s has an extra index %s (accepted)", table, ix.Name))

@@ -51,6 +51,8 @@ type Store struct {
 	// that hit their bound (store_bound.go).
 	flavor *serverFlavor
 	slow   *slowCounts
+	// deepSlack overrides deepSlack (store_log_deep.go) in tests.
+	deepSlack int
 }
 
 // txBeginner is what *sql.DB and *sql.Conn share for WithTx.

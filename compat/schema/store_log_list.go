@@ -61,14 +61,15 @@ func (s *Store) LogPageList(ctx context.Context, offset, size int, f LogFilter) 
 // LogPage is pageList and pageListCount under time bounds. The page is
 // found by ids alone (what the order's index holds, so a deep offset walks
 // the index and not the rows and their messages), then its rows are read
-// by id. The total needs no count when the list ends within the look-ahead;
-// otherwise it is counted, within bd.Count when that is set.
+// by id. The total needs no count when the list ends within the look-ahead
+// or when the id query read every matching id anyway (a sorted plan on
+// MariaDB); otherwise it is counted, within bd.Count when that is set.
 func (s *Store) LogPage(ctx context.Context, offset, size int, f LogFilter, bd Bounds) ([]JobLog, Total, error) {
-	q, err := s.logIDsQuery(ctx, f)
+	l, err := s.logList(ctx, f)
 	if err != nil {
 		return nil, Total{}, fmt.Errorf("page logs: %w", err)
 	}
-	ids, t, err := s.pagedIDs(ctx, q, offset, size, bd)
+	ids, t, err := s.logPageIDs(ctx, l, offset, size, bd)
 	if err != nil {
 		return nil, Total{}, fmt.Errorf("page logs: %w", err)
 	}
@@ -84,7 +85,42 @@ func (s *Store) LogPage(ctx context.Context, offset, size int, f LogFilter, bd B
 	return list, t, nil
 }
 
+// logPageIDs finds a page's ids (and the look-ahead's) by the cheapest of
+// three ways that give the same page: a sorted plan reads every matching
+// id anyway, so on MariaDB it also gives the exact total (found rows); a
+// deep page of 3.4.2's list of all logs is reached by counting thin index
+// entries instead of walking the rows (store_log_deep.go); otherwise the
+// id query walks to the page.
+func (s *Store) logPageIDs(ctx context.Context, l logList, offset, size int, bd Bounds) ([]int64, Total, error) {
+	if l.sorts && s.d.backend() == MySQL {
+		if maria, err := s.isMariaDB(ctx); err == nil && maria {
+			return s.pagedIDsFound(ctx, l.ids, offset, size, bd)
+		}
+	}
+	if l.newestAll && offset >= deepFrom && s.shape.LogCodeIndex && s.d.backend() == MySQL {
+		return s.deepNewestIDs(ctx, l.ids, offset, size, bd)
+	}
+	return s.pagedIDs(ctx, l.ids, offset, size, bd)
+}
+
+// logList is a log list's id query and what its plan does.
+type logList struct {
+	ids sq.SelectBuilder // the ids in the list's order, unpaged
+	// sorts: the named index reads every matching id, which are then
+	// sorted (a time window under 3.4.2's order by id, one small job
+	// under 2.4.2's order by time).
+	sorts bool
+	// newestAll: 3.4.2's order by id without a filter (the primary key).
+	newestAll bool
+}
+
 // logIDsQuery selects the ids of a log list in its order, unpaged.
+func (s *Store) logIDsQuery(ctx context.Context, f LogFilter) (sq.SelectBuilder, error) {
+	l, err := s.logList(ctx, f)
+	return l.ids, err
+}
+
+// logList builds a log list's id query.
 //
 // On MySQL and MariaDB it names the index, because MariaDB's choice by
 // cost goes wrong both ways on a large table: with a filter it cannot
@@ -94,7 +130,7 @@ func (s *Store) LogPage(ctx context.Context, offset, size int, f LogFilter, bd B
 // long past (seen: 0.7 s for a one-day window on 1M rows). PostgreSQL's
 // and SQLite's planners are left alone (their statistics know how
 // trigger_time follows id); the plans are pinned in plan_test.go.
-func (s *Store) logIDsQuery(ctx context.Context, f LogFilter) (sq.SelectBuilder, error) {
+func (s *Store) logList(ctx context.Context, f LogFilter) (logList, error) {
 	order := "trigger_time DESC"
 	if f.NewestID {
 		order = "id DESC"
@@ -103,14 +139,18 @@ func (s *Store) logIDsQuery(ctx context.Context, f LogFilter) (sq.SelectBuilder,
 	if s.d.backend() == MySQL {
 		var err error
 		if index, err = s.logListIndex(ctx, f); err != nil {
-			return sq.SelectBuilder{}, err
+			return logList{}, err
 		}
 	}
 	from := "xxl_job_log"
 	if index != "" {
 		from += " FORCE INDEX (" + index + ")"
 	}
-	return s.applyLogFilter(s.sb.Select("id").From(from), f).OrderBy(order), nil
+	l := logList{ids: s.applyLogFilter(s.sb.Select("id").From(from), f).OrderBy(order)}
+	l.sorts = f.NewestID && index == "I_trigger_time" || !f.NewestID && index == "I_jobid"
+	l.newestAll = f.NewestID && f.JobGroup <= 0 && f.JobGroups == nil && f.JobID <= 0 && f.From == nil && f.To == nil &&
+		f.LogStatus != 1 && f.LogStatus != 2 && f.LogStatus != 3
+	return l, nil
 }
 
 // smallJob is the number of logs below which a job's list reads all its

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -117,4 +118,44 @@ func buildData(ctx context.Context, srv server, name string, gen schema.Generati
 		}
 	}
 	return ds, exec("ANALYZE TABLE xxl_job_log")
+}
+
+// existingData describes a data set buildData made earlier (kept with
+// -keep): its groups, jobs and time span are read back; rows is taken as
+// given (counting 10M rows costs seconds).
+func existingData(ctx context.Context, srv server, name string, rows int) (dataset, error) {
+	ds := dataset{name: name, rows: rows}
+	q := "SELECT (SELECT MIN(id) FROM " + name + ".xxl_job_group WHERE app_name LIKE 'growth-%'), " +
+		"(SELECT MIN(id) FROM " + name + ".xxl_job_info WHERE job_desc LIKE 'growth job %'), " +
+		"(SELECT MIN(trigger_time) FROM " + name + ".xxl_job_log), (SELECT MAX(trigger_time) FROM " + name + ".xxl_job_log)"
+	var start, end sql.NullString
+	if err := srv.db.QueryRowContext(ctx, q).Scan(&ds.firstGroup, &ds.firstJob, &start, &end); err != nil {
+		return ds, fmt.Errorf("data set %s: %w", name, err)
+	}
+	var err error
+	if ds.start, err = time.Parse(time.DateTime, start.String); err != nil {
+		return ds, fmt.Errorf("data set %s: start: %w", name, err)
+	}
+	if ds.end, err = time.Parse(time.DateTime, end.String); err != nil {
+		return ds, fmt.Errorf("data set %s: end: %w", name, err)
+	}
+	return ds, nil
+}
+
+// timeMariaDB times ours' list statements through the store on ds.
+func timeMariaDB(ctx context.Context, w io.Writer, srv server, ds dataset, gen schema.Generation, runs int) error {
+	t, err := schema.ParseJDBC(srv.jdbc(ds.name), srv.user, srv.pass)
+	if err != nil {
+		return err
+	}
+	st, err := schema.Open(ctx, t, schema.PoolSettings{MaxOpen: 4, MaxIdle: 4})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if _, err := st.Prepare(ctx, schema.PrepareOptions{SkipPendingTable: true}); err != nil {
+		return err
+	}
+	timeStore(ctx, w, fmt.Sprintf("MariaDB, %s schema, %d log rows (ours, the store's list statements)", gen, ds.rows), st, ds, gen, runs)
+	return nil
 }

@@ -77,8 +77,10 @@ func run() error {
 	out := flag.String("out", "bench/out/growth.md", "where the table goes")
 	maria := flag.Bool("mariadb", true, "build and measure the MariaDB data sets (false with -postgres: PostgreSQL only)")
 	pg := flag.Bool("postgres", false, "also build the data sets in PostgreSQL ("+envPostgres+") and time ours' list statements there")
+	reuse := flag.String("db", "", "measure this MariaDB database (one -schema; built before with -keep, -rows as built) instead of building one")
+	store := flag.Bool("store", false, "on MariaDB also time ours' list statements through the store (no HTTP; as -postgres does)")
 	flag.Parse()
-	if len(ours) == 0 {
+	if len(ours) == 0 && !*store {
 		ours = multiFlag{"after=bin/xxl-admin-go"}
 	}
 	dsn := os.Getenv(envMySQL)
@@ -131,20 +133,32 @@ func run() error {
 			}
 			continue
 		}
-		b := make([]byte, 4)
-		_, _ = rand.Read(b)
-		name := "xxl_growth_" + strings.ReplaceAll(sc, ".", "") + "_" + hex.EncodeToString(b)
-		began := time.Now()
-		ds, err := buildData(ctx, srv, name, gen, *rows)
-		if !*keep {
-			defer func() { _, _ = db.Exec("DROP DATABASE IF EXISTS " + name) }()
+		var ds dataset
+		if *reuse != "" {
+			if ds, err = existingData(ctx, srv, *reuse, *rows); err != nil {
+				return err
+			}
 		} else {
-			fmt.Fprintln(os.Stderr, "benchgrowth: keeping database", name)
+			b := make([]byte, 4)
+			_, _ = rand.Read(b)
+			name := "xxl_growth_" + strings.ReplaceAll(sc, ".", "") + "_" + hex.EncodeToString(b)
+			began := time.Now()
+			ds, err = buildData(ctx, srv, name, gen, *rows)
+			if !*keep {
+				defer func() { _, _ = db.Exec("DROP DATABASE IF EXISTS " + name) }()
+			} else {
+				fmt.Fprintln(os.Stderr, "benchgrowth: keeping database", name)
+			}
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(os.Stderr, "benchgrowth: %s built in %s\n", name, time.Since(began).Round(time.Second))
 		}
-		if err != nil {
-			return err
+		if *store {
+			if err := timeMariaDB(ctx, &table, srv, ds, gen, *runs); err != nil {
+				return err
+			}
 		}
-		fmt.Fprintf(os.Stderr, "benchgrowth: %s built in %s\n", name, time.Since(began).Round(time.Second))
 		res := map[string][]result{}
 		for _, c := range cands {
 			r, err := measureAdmin(ctx, srv, ds, gen, c, *runs, work)
@@ -153,7 +167,9 @@ func run() error {
 			}
 			res[c.label] = r
 		}
-		writeTable(&table, sc, ds, cands, res)
+		if len(cands) > 0 {
+			writeTable(&table, sc, ds, cands, res)
+		}
 		if *pg {
 			if err := measurePostgres(ctx, &table, gen, *rows, *runs, *keep); err != nil {
 				return fmt.Errorf("postgres %s: %w", sc, err)

@@ -96,8 +96,19 @@ func measurePostgres(ctx context.Context, w io.Writer, gen schema.Generation, ro
 		}
 	}
 	fmt.Fprintf(os.Stderr, "benchgrowth: %s (%s schema) built in %s\n", name, gen, time.Since(began).Round(time.Second))
+	timeStore(ctx, w, fmt.Sprintf("PostgreSQL, %s schema, %d log rows (ours, the store's list statements)", gen, rows), st, ds, gen, runs)
+	return nil
+}
+
+// timeStore times ours' list statements through the store st on the data
+// set ds — what the console's log and job lists run — median of runs
+// after a warm-up, and appends the table titled title to w.
+func timeStore(ctx context.Context, w io.Writer, title string, st *schema.Store, ds dataset, gen schema.Generation, runs int) {
+	rows := ds.rows
 	day := ds.end.Add(-24 * time.Hour).Truncate(24 * time.Hour)
 	dayEnd := day.Add(24*time.Hour - time.Second)
+	week := day.Add(-6 * 24 * time.Hour)
+	weekEnd := week.Add(24*time.Hour - time.Second)
 	g3 := gen == schema.Gen3
 	lf := func(f schema.LogFilter) schema.LogFilter { f.NewestID, f.GroupWithJob = g3, g3; return f }
 	type pgShape struct {
@@ -117,19 +128,21 @@ func measurePostgres(ctx context.Context, w io.Writer, gen schema.Generation, ro
 		logs("log list, failed only", 0, schema.LogFilter{LogStatus: 2}),
 		logs("log list, page 5,000", 49_990, schema.LogFilter{}),
 		logs("log list, a one-day window", 0, schema.LogFilter{From: &day, To: &dayEnd}),
+		logs("log list, a one-day window a week back", 0, schema.LogFilter{From: &week, To: &weekEnd}),
 		logs(fmt.Sprintf("log list, page %d (offset rows/2)", rows/20), rows/2, schema.LogFilter{}),
 		{"job list, one group", func() (schema.Total, error) {
 			_, t, err := st.JobPage(ctx, 0, 10, schema.JobFilter{JobGroup: ds.firstGroup}, consoleBounds)
 			return t, err
 		}},
 	}
-	fmt.Fprintf(w, "\n### PostgreSQL, %s schema, %d log rows (ours, the store's list statements)\n\n| request | ours | total |\n|---|---|---|\n", gen, rows)
+	fmt.Fprintf(w, "\n### %s\n\n| request | ours | total |\n|---|---|---|\n", title)
 	for _, s := range shapes {
 		var all []time.Duration
 		var t schema.Total
 		var failed error
 		for i := 0; i <= runs; i++ {
 			began := time.Now()
+			var err error
 			t, err = s.run()
 			if err != nil {
 				failed = err
@@ -152,5 +165,4 @@ func measurePostgres(ctx context.Context, w io.Writer, gen schema.Generation, ro
 		fmt.Fprintf(os.Stderr, "  %-40s %10s  %s\n", s.name, cell, total)
 		fmt.Fprintf(w, "| %s | %s | %s |\n", s.name, cell, total)
 	}
-	return nil
 }

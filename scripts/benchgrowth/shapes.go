@@ -33,6 +33,8 @@ type shape struct {
 func shapes(ds dataset, gen3 bool) []shape {
 	day := ds.end.Add(-24 * time.Hour).Truncate(24 * time.Hour)
 	window := day.Format(time.DateTime) + " - " + day.Add(24*time.Hour-time.Second).Format(time.DateTime)
+	week := day.Add(-6 * 24 * time.Hour)
+	weekWindow := week.Format(time.DateTime) + " - " + week.Add(24*time.Hour-time.Second).Format(time.DateTime)
 	logs := func(name string, start, group, job, status int, filter string) shape {
 		f := url.Values{"jobGroup": {strconv.Itoa(group)}, "jobId": {strconv.Itoa(job)},
 			"logStatus": {strconv.Itoa(status)}, "filterTime": {filter}}
@@ -66,6 +68,7 @@ func shapes(ds dataset, gen3 bool) []shape {
 		logs("log list, failed only", 0, 0, 0, 2, ""),
 		logs("log list, page 5,000", 49_990, 0, 0, -1, ""),
 		logs("log list, a one-day window", 0, 0, 0, -1, window),
+		logs("log list, a one-day window a week back", 0, 0, 0, -1, weekWindow),
 		logs(fmt.Sprintf("log list, page %d (offset rows/2)", ds.rows/20), ds.rows/2, 0, 0, -1, ""),
 		{name: "dashboard page", path: dash},
 		{name: "dashboard chart (7 days)", path: "/chartInfo", form: chart},
