@@ -80,6 +80,8 @@ func run() error {
 	jar342 := flag.String("jar342", "", "the Java admin 3.4.2 jar (measured on the 3.4 data set)")
 	runs := flag.Int("runs", 3, "timed runs per shape after one warm-up")
 	keep := flag.Bool("keep", false, "keep the databases (their names are printed)")
+	monitors := flag.Bool("monitors", false, "also time one idle pass of ours' fail monitor, lost-job monitor and log report through the store on each MariaDB data set")
+	monJava := flag.Bool("monitors-java", false, "with -monitors, also Java's statements for the same work once each (minutes at 100M rows)")
 	reuse := flag.String("reuse", "", "measure this kept database (-keep) instead of building one; -schema names its generation")
 	out := flag.String("out", "bench/out/growth.md", "where the table goes")
 	maria := flag.Bool("mariadb", true, "build and measure the MariaDB data sets (false with -postgres: PostgreSQL only)")
@@ -177,6 +179,11 @@ func run() error {
 			res[c.label] = r
 		}
 		writeTable(&table, sc, ds, cands, res)
+		if *monitors {
+			if err := measureMonitors(ctx, &table, srv, ds, gen, *runs, *monJava); err != nil {
+				return fmt.Errorf("monitors on %s: %w", sc, err)
+			}
+		}
 		if *pg {
 			if err := measurePostgres(ctx, &table, gen, *rows, *runs, *keep); err != nil {
 				return fmt.Errorf("postgres %s: %w", sc, err)
