@@ -24,13 +24,16 @@ type dataset struct {
 const (
 	groups = 5
 	jobs   = 50
-	days   = 27
 )
+
+// days is the span of the data set (-days; 365 with -rows 100000000 is
+// issue 27's "a year of one trigger every 0.3 s").
+var days = 27
 
 // buildData creates the database name as generation gen (our store's DDL,
 // the same as each generation's script), 5 groups of 50 daily CRON jobs,
 // all stopped (nothing fires), and rows log rows spread evenly over the
-// last 27 days, one in 100 failed and already alarmed; then the report
+// last -days days, one in 100 failed and already alarmed; then the report
 // rows the dashboard reads. MariaDB's SEQUENCE engine (seq_1_to_N) makes
 // the rows in the server, a million per statement.
 func buildData(ctx context.Context, srv server, name string, gen schema.Generation, rows int) (dataset, error) {
@@ -88,7 +91,7 @@ func buildData(ctx context.Context, srv server, name string, gen schema.Generati
 		}
 	}
 	ds.end = time.Now().UTC().Truncate(time.Second)
-	ds.start = ds.end.Add(-days * 24 * time.Hour)
+	ds.start = ds.end.Add(-time.Duration(days) * 24 * time.Hour)
 	span := int64(days * 24 * 3600)
 	const chunk = 1_000_000
 	began := time.Now()
@@ -108,7 +111,7 @@ func buildData(ctx context.Context, srv server, name string, gen schema.Generati
 		fmt.Fprintf(os.Stderr, "\rbenchgrowth: %s: %d of %d log rows (%s)", name, done+n, rows, time.Since(began).Round(time.Second))
 	}
 	fmt.Fprintln(os.Stderr)
-	// The report rows of the 27 days (the dashboard and chart read them).
+	// The report rows of the days (the dashboard and chart read them).
 	for d := 0; d <= days; d++ {
 		day := ds.start.Truncate(24 * time.Hour).Add(time.Duration(d) * 24 * time.Hour)
 		per := rows / days
@@ -118,28 +121,6 @@ func buildData(ctx context.Context, srv server, name string, gen schema.Generati
 		}
 	}
 	return ds, exec("ANALYZE TABLE xxl_job_log")
-}
-
-// existingData describes a data set buildData made earlier (kept with
-// -keep): its groups, jobs and time span are read back; rows is taken as
-// given (counting 10M rows costs seconds).
-func existingData(ctx context.Context, srv server, name string, rows int) (dataset, error) {
-	ds := dataset{name: name, rows: rows}
-	q := "SELECT (SELECT MIN(id) FROM " + name + ".xxl_job_group WHERE app_name LIKE 'growth-%'), " +
-		"(SELECT MIN(id) FROM " + name + ".xxl_job_info WHERE job_desc LIKE 'growth job %'), " +
-		"(SELECT MIN(trigger_time) FROM " + name + ".xxl_job_log), (SELECT MAX(trigger_time) FROM " + name + ".xxl_job_log)"
-	var start, end sql.NullString
-	if err := srv.db.QueryRowContext(ctx, q).Scan(&ds.firstGroup, &ds.firstJob, &start, &end); err != nil {
-		return ds, fmt.Errorf("data set %s: %w", name, err)
-	}
-	var err error
-	if ds.start, err = time.Parse(time.DateTime, start.String); err != nil {
-		return ds, fmt.Errorf("data set %s: start: %w", name, err)
-	}
-	if ds.end, err = time.Parse(time.DateTime, end.String); err != nil {
-		return ds, fmt.Errorf("data set %s: end: %w", name, err)
-	}
-	return ds, nil
 }
 
 // timeMariaDB times ours' list statements through the store on ds.

@@ -1,6 +1,6 @@
 // Command benchgrowth measures the web console on a large xxl_job_log
 // (issue 27): it builds the data set itself in MariaDB — rows log rows
-// over 27 days (one in 100 failed and already alarmed), 50 stopped jobs in
+// over -days days (27; one in 100 failed and already alarmed), 50 stopped jobs in
 // 5 groups — for each schema generation of -schema, starts each admin of
 // -ours (and the Java jars of -jar / -jar342 when given and java is
 // installed) on it in turn, and times the console shapes a person uses
@@ -8,6 +8,11 @@
 //
 //	go run ./scripts/benchgrowth -ours after=bin/xxl-admin-go [-ours before=/path/old] [-rows 1000000]
 //	    [-schema 2.4,3.4] [-jar …2.4.2.jar] [-jar342 …3.4.2.jar] [-runs 3] [-keep] [-postgres]
+//	    [-days 27] [-reuse xxl_growth_24_… -schema 2.4]
+//
+// -days spreads the rows over that many days (issue 27's 100,000,000 rows
+// are a year: -rows 100000000 -days 365). -reuse measures a database kept
+// by -keep instead of building one.
 //
 // -postgres also builds each data set in PostgreSQL and times ours' list
 // statements there through the store (no Java admin runs on PostgreSQL).
@@ -67,6 +72,7 @@ type candidate struct {
 
 func run() error {
 	rows := flag.Int("rows", 10_000_000, "xxl_job_log rows to build")
+	flag.IntVar(&days, "days", days, "days the log rows span, ending now (365 with -rows 100000000: a year of one trigger every 0.3 s)")
 	schemas := flag.String("schema", "2.4,3.4", "schema generations to build and measure")
 	var ours multiFlag
 	flag.Var(&ours, "ours", "label=path of one of our binaries (repeatable; default after=bin/xxl-admin-go)")
@@ -74,10 +80,12 @@ func run() error {
 	jar342 := flag.String("jar342", "", "the Java admin 3.4.2 jar (measured on the 3.4 data set)")
 	runs := flag.Int("runs", 3, "timed runs per shape after one warm-up")
 	keep := flag.Bool("keep", false, "keep the databases (their names are printed)")
+	monitors := flag.Bool("monitors", false, "also time one idle pass of ours' fail monitor, lost-job monitor and log report through the store on each MariaDB data set")
+	monJava := flag.Bool("monitors-java", false, "with -monitors, also Java's statements for the same work once each (minutes at 100M rows)")
+	reuse := flag.String("reuse", "", "measure this kept database (-keep) instead of building one; -schema names its generation")
 	out := flag.String("out", "bench/out/growth.md", "where the table goes")
 	maria := flag.Bool("mariadb", true, "build and measure the MariaDB data sets (false with -postgres: PostgreSQL only)")
 	pg := flag.Bool("postgres", false, "also build the data sets in PostgreSQL ("+envPostgres+") and time ours' list statements there")
-	reuse := flag.String("db", "", "measure this MariaDB database (one -schema; built before with -keep, -rows as built) instead of building one")
 	store := flag.Bool("store", false, "on MariaDB also time ours' list statements through the store (no HTTP; as -postgres does)")
 	flag.Parse()
 	if len(ours) == 0 && !*store {
@@ -107,6 +115,17 @@ func run() error {
 	}
 	defer os.RemoveAll(work)
 
+	var reused *dataset
+	if *reuse != "" {
+		if strings.Contains(*schemas, ",") {
+			return fmt.Errorf("-reuse %s: -schema must name its one generation (2.4 or 3.4)", *reuse)
+		}
+		ds, n, err := reuseData(ctx, srv, *reuse)
+		if err != nil {
+			return err
+		}
+		reused, *rows, days = &ds, ds.rows, n
+	}
 	var table strings.Builder
 	fmt.Fprintf(&table, "MariaDB %s, %d xxl_job_log rows over %d days (1 in 100 failed and alarmed), %d jobs in %d groups, nothing firing; median of %d after a warm-up, %s.\n",
 		version, *rows, days, jobs, groups, *runs, time.Now().UTC().Format("2006-01-02 15:04 UTC"))
@@ -134,10 +153,8 @@ func run() error {
 			continue
 		}
 		var ds dataset
-		if *reuse != "" {
-			if ds, err = existingData(ctx, srv, *reuse, *rows); err != nil {
-				return err
-			}
+		if reused != nil {
+			ds = *reused
 		} else {
 			b := make([]byte, 4)
 			_, _ = rand.Read(b)
@@ -169,6 +186,11 @@ func run() error {
 		}
 		if len(cands) > 0 {
 			writeTable(&table, sc, ds, cands, res)
+		}
+		if *monitors {
+			if err := measureMonitors(ctx, &table, srv, ds, gen, *runs, *monJava); err != nil {
+				return fmt.Errorf("monitors on %s: %w", sc, err)
+			}
 		}
 		if *pg {
 			if err := measurePostgres(ctx, &table, gen, *rows, *runs, *keep); err != nil {

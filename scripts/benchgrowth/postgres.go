@@ -68,7 +68,7 @@ func measurePostgres(ctx context.Context, w io.Writer, gen schema.Generation, ro
 	defer db.Close()
 	ds := dataset{name: name, rows: rows, firstGroup: 1000, firstJob: 1000}
 	ds.end = time.Now().UTC().Truncate(time.Second)
-	ds.start = ds.end.Add(-days * 24 * time.Hour)
+	ds.start = ds.end.Add(-time.Duration(days) * 24 * time.Hour)
 	began := time.Now()
 	stmts := []string{
 		fmt.Sprintf(`INSERT INTO xxl_job_info (id, job_group, job_desc, author, schedule_type, schedule_conf, misfire_strategy,
