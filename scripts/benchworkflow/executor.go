@@ -43,7 +43,7 @@ type executor struct {
 	token     string
 	runs      []event
 	callbacks []event
-	failed    int // callbacks no admin accepted
+	refused   int // callback posts the admin did not accept (retried)
 	changed   chan struct{}
 }
 
@@ -105,7 +105,8 @@ func (e *executor) run(w http.ResponseWriter, r *http.Request) {
 }
 
 // callback posts one run's success, retrying every 200 ms until the admin
-// accepts (at most 20 times); its time is that of the first post.
+// accepts, as Java's executor keeps a callback until one is accepted; its
+// time is that of the first post, and every post not accepted is counted.
 func (e *executor) callback(ev event, logDateTime int64) {
 	msg := "benchworkflow"
 	body, _ := json.Marshal([]api.HandleCallbackParam{{LogID: ev.LogID, LogDateTim: logDateTime, HandleCode: 200, HandleMsg: &msg}})
@@ -115,19 +116,16 @@ func (e *executor) callback(ev event, logDateTime int64) {
 	admin, token := e.admin, e.token
 	e.signal()
 	e.mu.Unlock()
-	for range 20 {
-		if e.post(admin, token, body) == nil {
-			return
-		}
+	for e.post(admin, token, body) != nil {
+		e.mu.Lock()
+		e.refused++
+		e.mu.Unlock()
 		select {
 		case <-e.ctx.Done():
 			return
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
-	e.mu.Lock()
-	e.failed++
-	e.mu.Unlock()
 }
 
 func (e *executor) post(admin, token string, body []byte) error {
@@ -178,19 +176,19 @@ func (e *executor) waitFor(ctx context.Context, cond func(runs, callbacks []even
 	}
 }
 
-// snapshot returns copies of the events from the given offsets on, and
-// the offsets after them.
-func (e *executor) snapshot(runFrom, cbFrom int) (runs, callbacks []event, failed int) {
+// snapshot returns copies of the events from the given offsets on.
+func (e *executor) snapshot(runFrom, cbFrom int) (runs, callbacks []event) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return append([]event(nil), e.runs[runFrom:]...), append([]event(nil), e.callbacks[cbFrom:]...), e.failed
+	return append([]event(nil), e.runs[runFrom:]...), append([]event(nil), e.callbacks[cbFrom:]...)
 }
 
-// counts are how many runs and callbacks were recorded so far.
-func (e *executor) counts() (runs, callbacks int) {
+// counts are how many runs, callbacks and refused callback posts were
+// recorded so far.
+func (e *executor) counts() (runs, callbacks, refused int) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return len(e.runs), len(e.callbacks)
+	return len(e.runs), len(e.callbacks), e.refused
 }
 
 // close stops the server and waits for the callbacks in flight.

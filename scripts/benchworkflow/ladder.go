@@ -27,6 +27,11 @@ type step struct {
 	CPUPerNode float64
 	Load       string
 	Drained    time.Duration // from the last start to the last /run expected (or the limit)
+	// CallbacksRefused counts callback posts the admin did not accept
+	// (answered with an error or not within the executor's 3 s), each
+	// retried 200 ms later.
+	CallbacksRefused int
+	BusyBefore       float64 // the box's busy share over the 2 s before it
 }
 
 // ok tells whether nothing was late: every start accepted, every node
@@ -43,7 +48,7 @@ func runStep(ctx context.Context, e *executor, api *jobAPI, p plan, tag string, 
 	if p.workflow == 0 {
 		s.Kind = "child jobs"
 	}
-	runFrom, cbFrom := e.counts()
+	runFrom, cbFrom, refused0 := e.counts()
 	cpu0, _ := procstat.CPUTime(adminPID)
 	var mu sync.Mutex
 	var starts []start
@@ -103,7 +108,9 @@ func runStep(ctx context.Context, e *executor, api *jobAPI, p plan, tag string, 
 	if !sleepUntil(ctx, time.Now().Add(300*time.Millisecond)) {
 		return s, ctx.Err()
 	}
-	runs, callbacks, _ := e.snapshot(runFrom, cbFrom)
+	runs, callbacks := e.snapshot(runFrom, cbFrom)
+	_, _, refused1 := e.counts()
+	s.CallbacksRefused = refused1 - refused0
 	if p.workflow != 0 {
 		s.Out = byRun(p.shape, p.nodeOf, starts, runs, callbacks)
 	} else {

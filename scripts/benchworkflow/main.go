@@ -46,6 +46,7 @@ type options struct {
 	seconds   int
 	late      time.Duration
 	drain     time.Duration
+	settle    time.Duration
 	all       bool
 	out, tmp  string
 }
@@ -69,6 +70,7 @@ func run() error {
 	flag.IntVar(&o.seconds, "seconds", 20, "seconds of starts per rate")
 	flag.DurationVar(&o.late, "late", time.Second, "a node is late when its /run comes more than this after it was due")
 	flag.DurationVar(&o.drain, "drain", 15*time.Second, "after a rate's last start, wait up to this for every node")
+	flag.DurationVar(&o.settle, "settle", time.Minute, "before each rate, wait up to this long for a quiet box (≤ 30 % busy over 2 s)")
 	flag.BoolVar(&o.all, "all", false, "go on up the rates after a wiring was late at one")
 	flag.StringVar(&o.out, "out", "bench/out", "directory for workflow.md")
 	keep := flag.Bool("keep", false, "keep the admin's log (temporary directory)")
@@ -180,6 +182,10 @@ func measure(ctx context.Context, o options, kind string) (report, error) {
 		return r, err
 	}
 	api := newJobAPI(base, apiToken)
+	if _, err := settle(ctx, o.settle); err != nil {
+		return r, err
+	}
+	r.LoadLatency = procstat.LoadAvg()
 	fmt.Fprintf(os.Stderr, "benchworkflow: %s: latency, %d samples per wiring\n", kind, o.n)
 	if r.Lat, err = measureLatency(ctx, e, api, rg, o.n, o.warm, o.gap); err != nil {
 		return r, err
@@ -198,8 +204,9 @@ func measure(ctx context.Context, o options, kind string) (report, error) {
 			if failed[name] && !o.all {
 				continue
 			}
-			if !sleepUntil(ctx, time.Now().Add(2*time.Second)) {
-				return r, ctx.Err()
+			busy, err := settle(ctx, o.settle)
+			if err != nil {
+				return r, err
 			}
 			s, err := runStep(ctx, e, api, p, fmt.Sprintf("r%d", i), rt, o.seconds, o.drain, adm.PID())
 			if err != nil {
@@ -207,6 +214,7 @@ func measure(ctx context.Context, o options, kind string) (report, error) {
 			}
 			fmt.Fprintf(os.Stderr, "benchworkflow: %s: %s at %s runs/s: %d started, %d/%d nodes, %d late, p99 %s, load %s\n",
 				kind, name, rate(rt), s.Started, s.Out.Arrived, s.Out.Expected, s.Out.Late(o.late), ms(quantile(s.Out.Lateness, 0.99)), s.Load)
+			s.BusyBefore = busy
 			r.Steps = append(r.Steps, s)
 			failed[name] = failed[name] || !s.ok(o.late)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -12,10 +13,12 @@ type report struct {
 	DB        string
 	Began     time.Time
 	LoadStart string
-	Work      time.Duration
-	Late      time.Duration
-	Lat       latencies
-	Steps     []step
+	// LoadLatency is the load average as the latency part began.
+	LoadLatency string
+	Work        time.Duration
+	Late        time.Duration
+	Lat         latencies
+	Steps       []step
 }
 
 func ms(d time.Duration) string {
@@ -30,7 +33,7 @@ func rate(r float64) string { return strconv.FormatFloat(r, 'f', -1, 64) }
 // writeReport writes the report's two tables as Markdown.
 func writeReport(w io.Writer, r report) {
 	fmt.Fprintf(w, "### %s, %s UTC (load average at start %s; work time %s)\n\n", r.DB, r.Began.UTC().Format("2006-01-02 15:04"), r.LoadStart, r.Work)
-	fmt.Fprintf(w, "Node-to-node latency, A's callback posted → B's /run received, one run at a time, alternated:\n\n")
+	fmt.Fprintf(w, "Node-to-node latency, A's callback posted → B's /run received, one run at a time, alternated (load average %s):\n\n", r.LoadLatency)
 	fmt.Fprintln(w, "| wiring | samples | lost | p50 ms | p99 ms | max ms |")
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|")
 	row := func(name string, ds []time.Duration, lost int) {
@@ -39,8 +42,8 @@ func writeReport(w io.Writer, r report) {
 	row("workflow edge", r.Lat.workflow, r.Lat.lostWorkflow)
 	row("child_jobid", r.Lat.child, r.Lat.lostChild)
 	fmt.Fprintf(w, "\nThroughput of the 10-node shape (late: a node's /run more than %s after its parents' last callback, or never):\n\n", r.Late)
-	fmt.Fprintln(w, "| runs/s | wiring | runs started | refused | nodes run / expected | doubled | late | lateness p50 / p99 / max ms | admin CPU ms/node | load after | on time |")
-	fmt.Fprintln(w, "|---:|---|---:|---:|---|---:|---:|---|---:|---|---|")
+	fmt.Fprintln(w, "| runs/s | wiring | runs started | starts refused | nodes run / expected | doubled | late | lateness p50 / p99 / max ms | callbacks refused | admin CPU ms/node | box busy before / load after | on time |")
+	fmt.Fprintln(w, "|---:|---|---:|---:|---|---:|---:|---|---:|---:|---|---|")
 	best := map[string]float64{}
 	for _, s := range r.Steps {
 		ok := "yes"
@@ -50,9 +53,9 @@ func writeReport(w io.Writer, r report) {
 			best[s.Kind] = s.Rate
 		}
 		ds := s.Out.Lateness
-		fmt.Fprintf(w, "| %s | %s | %d | %d | %d / %d | %d | %d | %s / %s / %s | %.2f | %s | %s |\n", rate(s.Rate), s.Kind, s.Started, s.Refused,
+		fmt.Fprintf(w, "| %s | %s | %d | %d | %d / %d | %d | %d | %s / %s / %s | %d | %.2f | %.0f %% / %s | %s |\n", rate(s.Rate), s.Kind, s.Started, s.Refused,
 			s.Out.Arrived, s.Out.Expected, s.Out.Doubled, s.Out.Late(r.Late), ms(quantile(ds, 0.5)), ms(quantile(ds, 0.99)), ms(quantile(ds, 1)),
-			s.CPUPerNode, s.Load, ok)
+			s.CallbacksRefused, s.CPUPerNode, 100*s.BusyBefore, load1(s.Load), ok)
 	}
 	fmt.Fprintf(w, "\nHighest rate with nothing late: workflow %s runs/s, child jobs %s runs/s.\n", rate(best["workflow"]), rate(best["child jobs"]))
 	for _, s := range r.Steps {
@@ -61,4 +64,12 @@ func writeReport(w io.Writer, r report) {
 		}
 	}
 	fmt.Fprintln(w)
+}
+
+// load1 is the one-minute load average of a /proc/loadavg triple.
+func load1(l string) string {
+	if f := strings.Fields(l); len(f) > 0 {
+		return f[0]
+	}
+	return l
 }
