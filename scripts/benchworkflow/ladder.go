@@ -22,7 +22,9 @@ type step struct {
 	Refused int    // starts refused or failed
 	Err     string // the first refusal
 	Out     outcome
-	// CPUPerNode is the admin's CPU per node run, in ms (the step and its
+	// CPUPerNode is the admin's CPU per node run, in ms, less what it
+	// spends idle (idleCPU, its schedule rounds and passes) over the same
+	// time (the step and its
 	// drain); Load the load average after it.
 	CPUPerNode float64
 	Load       string
@@ -43,13 +45,15 @@ func (s step) ok(limit time.Duration) bool {
 // runStep starts runs of p at rate for seconds, waits up to drain after
 // the last start for every node to reach the executor, and pairs what it
 // saw.
-func runStep(ctx context.Context, e *executor, api *jobAPI, p plan, tag string, rate float64, seconds int, drain time.Duration, adminPID int) (step, error) {
+func runStep(ctx context.Context, e *executor, api *jobAPI, p plan, tag string, rate float64, seconds int, drain time.Duration,
+	adminPID int, idleCPU float64) (step, error) {
 	s := step{Kind: "workflow", Rate: rate, Seconds: seconds}
 	if p.workflow == 0 {
 		s.Kind = "child jobs"
 	}
 	runFrom, cbFrom, refused0 := e.counts()
 	cpu0, _ := procstat.CPUTime(adminPID)
+	began := time.Now()
 	var mu sync.Mutex
 	var starts []start
 	var wg sync.WaitGroup
@@ -118,7 +122,8 @@ func runStep(ctx context.Context, e *executor, api *jobAPI, p plan, tag string, 
 	}
 	s.Started = len(starts)
 	if cpu1, err := procstat.CPUTime(adminPID); err == nil && s.Out.Arrived > 0 {
-		s.CPUPerNode = float64(cpu1-cpu0) / float64(time.Millisecond) / float64(s.Out.Arrived)
+		busy := float64(cpu1-cpu0) - idleCPU*float64(time.Since(began))
+		s.CPUPerNode = max(0, busy) / float64(time.Millisecond) / float64(s.Out.Arrived)
 	}
 	s.Load = procstat.LoadAvg()
 	return s, nil
@@ -138,4 +143,22 @@ func sleepUntil(ctx context.Context, t time.Time) bool {
 	case <-ctx.Done():
 		return false
 	}
+}
+
+// idleCPU is the admin's CPU share while nothing runs (its schedule
+// rounds, the workflow pass, the registry monitor), over d.
+func idleCPU(ctx context.Context, adminPID int, d time.Duration) (float64, error) {
+	cpu0, err := procstat.CPUTime(adminPID)
+	if err != nil {
+		return 0, err
+	}
+	began := time.Now()
+	if !sleepUntil(ctx, began.Add(d)) {
+		return 0, ctx.Err()
+	}
+	cpu1, err := procstat.CPUTime(adminPID)
+	if err != nil {
+		return 0, err
+	}
+	return float64(cpu1-cpu0) / float64(time.Since(began)), nil
 }

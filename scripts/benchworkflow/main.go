@@ -192,6 +192,9 @@ func measure(ctx context.Context, o options, kind string) (report, error) {
 	if r.Lat, err = measureLatency(ctx, e, api, rg, o.n, o.warm, o.gap); err != nil {
 		return r, err
 	}
+	if r.IdleCPU, err = idleCPU(ctx, adm.PID(), 10*time.Second); err != nil {
+		return r, err
+	}
 	failed := map[string]bool{}
 	for i, rt := range o.rates {
 		plans := []plan{rg.treeWF, rg.treeChild}
@@ -216,7 +219,7 @@ func measure(ctx context.Context, o options, kind string) (report, error) {
 			if err != nil {
 				return r, err
 			}
-			s, err := runStep(ctx, e, api, p, fmt.Sprintf("r%d", i), rt, o.seconds, o.drain, adm.PID())
+			s, err := runStep(ctx, e, api, p, fmt.Sprintf("r%d", i), rt, o.seconds, o.drain, adm.PID(), r.IdleCPU)
 			if err != nil {
 				return r, err
 			}

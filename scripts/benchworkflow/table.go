@@ -15,6 +15,9 @@ type report struct {
 	LoadStart string
 	// LoadLatency is the load average as the latency part began.
 	LoadLatency string
+	// IdleCPU is the admin's CPU share while idle (subtracted from each
+	// rung's CPU per node).
+	IdleCPU float64
 	Work        time.Duration
 	Late        time.Duration
 	Lat         latencies
@@ -57,6 +60,7 @@ func writeReport(w io.Writer, r report) {
 			s.Out.Arrived, s.Out.Expected, s.Out.Doubled, s.Out.Late(r.Late), ms(quantile(ds, 0.5)), ms(quantile(ds, 0.99)), ms(quantile(ds, 1)),
 			s.CallbacksRefused, s.CPUPerNode, 100*s.BusyBefore, load1(s.Load), ok)
 	}
+	fmt.Fprintf(w, "\nAdmin CPU per node is over the rung and its drain, less the admin's idle CPU (%.1f %% of a core) over the same time.\n", 100*r.IdleCPU)
 	fmt.Fprintf(w, "\nHighest rate with nothing late: workflow %s runs/s, child jobs %s runs/s.\n", rate(best["workflow"]), rate(best["child jobs"]))
 	for _, s := range r.Steps {
 		if s.Err != "" {
