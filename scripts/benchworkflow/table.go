@@ -18,10 +18,10 @@ type report struct {
 	// IdleCPU is the admin's CPU share while idle (subtracted from each
 	// rung's CPU per node).
 	IdleCPU float64
-	Work        time.Duration
-	Late        time.Duration
-	Lat         latencies
-	Steps       []step
+	Work    time.Duration
+	Late    time.Duration
+	Lat     latencies
+	Steps   []step
 }
 
 func ms(d time.Duration) string {
