@@ -98,14 +98,20 @@ type StartRequest struct {
 func (e *Engine) StartRun(ctx context.Context, workflowID int, req StartRequest) (int64, error) {
 	var runID int64
 	var reqs []trigger.Request
-	err := e.cfg.Store.WithTx(ctx, func(tx *schema.Store) error {
-		row, err := tx.WorkflowLock(ctx, workflowID)
-		if err != nil {
+	// A start takes the workflow's row while callbacks of its runs hold
+	// their runs' rows and want it: a deadlock (seen on PostgreSQL under
+	// load) rolls the whole start back, so it is redone, not answered as
+	// an error.
+	err := schema.RetryConflicts(ctx, 4, func() error {
+		return e.cfg.Store.WithTx(ctx, func(tx *schema.Store) error {
+			row, err := tx.WorkflowLock(ctx, workflowID)
+			if err != nil {
+				return err
+			}
+			runID, reqs, err = e.startIn(ctx, tx, row, req)
 			return err
-		}
-		runID, reqs, err = e.startIn(ctx, tx, row, req)
-		return err
-	})
+		})
+	}, nil)
 	if errors.Is(err, ErrSkipped) {
 		e.cfg.Observe.RunEnded(RunSkipped)
 	}
