@@ -84,6 +84,14 @@ func TestCountFindsFaults(t *testing.T) {
 		}, func(f Figures) bool {
 			return f.Undecided == 1 && f.RetriesDecided == 1 && f.Lost == 0 && f.LogLost == 0
 		}},
+		// Handled (alarm_status moved on) but its trigger_msg lost the
+		// marker: its retry was decided, and its retry row is no double.
+		{"marker overwritten", func(rows []row, ledger map[int64]fakeexec.Entry) []row {
+			rows[6].triggerMsg, rows[6].alarmStatus = "y", 3
+			return rows
+		}, func(f Figures) bool {
+			return f.MarkerLost == 1 && f.RetriesDecided == 2 && f.Doubled == 0 && f.LogDoubled == 0
+		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -202,7 +202,8 @@ func runOne(t *testing.T, run int, urls []string, user, pass string, gen schema.
 		return fig
 	}
 	if fig.Lost != 0 || fig.Doubled != 0 || fig.LogLost != 0 || fig.LogDoubled != 0 || fig.Unrecorded != 0 || fig.Unsettled != 0 {
-		t.Errorf("run %d: decided children and retries lost or doubled (load average %s):\n%s", run, cluster.LoadAverage(), fig.Table())
+		t.Errorf("run %d: decided children and retries lost or doubled (load average %s):\n%s\nfirst families:\n%s",
+			run, cluster.LoadAverage(), fig.Table(), strings.Join(fig.Examples, "\n"))
 	}
 	if fig.Wf.Bad() {
 		t.Errorf("run %d: workflow nodes lost, doubled or runs ended wrong (load average %s):\n%s\nfirst nodes not as the rules say:\n%s",
