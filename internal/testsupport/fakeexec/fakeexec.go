@@ -58,8 +58,10 @@ type Entry struct {
 	// refused as repeats, Started the runs started (more than one: it ran
 	// twice).
 	Received, Refused, Started int
-	// Acknowledged is set once an admin accepted its callback.
+	// Acknowledged is set once an admin accepted its callback; AckedBy
+	// names that admin (its URL and token).
 	Acknowledged bool
+	AckedBy      string
 }
 
 // Executor is one fake executor on loopback.
@@ -342,6 +344,7 @@ func (e *Executor) callback(p api.TriggerParam, code int) {
 		if PostCallback(e.ctx, a, body) == nil {
 			e.mu.Lock()
 			e.ledger[p.LogID].Acknowledged = true
+			e.ledger[p.LogID].AckedBy = a.URL + " " + a.Token
 			e.waiting--
 			e.signal()
 			e.mu.Unlock()
