@@ -90,8 +90,13 @@ func Run(ctx context.Context, cfg *config.Config, log zerolog.Logger, opt Option
 	// A path under /api/ that Java's /api/{uri} mapping does not match
 	// (/api/, /api/a/b; under 3.4.2 also /api/registry/) is answered as
 	// any unknown path: by the console (3.4.2: its 404 page; apidiff).
+	var refusals api.Refusals // a nil *Metrics must not become a non-nil interface
+	if parts.metrics != nil {
+		refusals = parts.metrics
+	}
 	apiHandler := api.NewHandler(api.HandlerConfig{AccessToken: cfg.AccessToken, Envelope: envelope,
-		Registry: parts.registrar, Callbacks: parts.completer, NotRouted: withPrefix(cfg.ContextPath, consoleHandler), Log: log})
+		Registry: parts.registrar, Callbacks: parts.completer, Refused: refusals,
+		NotRouted: withPrefix(cfg.ContextPath, consoleHandler), Log: log})
 
 	// Take the port before any component runs, so a port in use fails
 	// start-up before the schedule loop has fired anything.

@@ -31,6 +31,7 @@ type Metrics struct {
 	lateness  prometheus.Histogram
 	lockWait  prometheus.Histogram
 	callbacks *prometheus.CounterVec
+	refused   prometheus.Counter
 	alarms    *prometheus.CounterVec
 	executors *prometheus.GaugeVec
 	pending   prometheus.Gauge
@@ -64,6 +65,8 @@ func New(b Build) *Metrics {
 		callbacks: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Name: "callback_items_total",
 			Help: "Execution results received on /api/callback, by result (finished, repeated, unknown, failed)."},
 			[]string{"result"}),
+		refused: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "callback_refused_total",
+			Help: "/api/callback POSTs refused at once because too many were in progress (the executor keeps the batch and sends it again later)."}),
 		alarms: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Name: "alarms_total",
 			Help: "Alarm sends by channel and result (success, failure)."}, []string{"channel", "result"}),
 		executors: prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: ns, Name: "group_executors",
@@ -95,7 +98,7 @@ func New(b Build) *Metrics {
 	for _, o := range []workflow.RunState{workflow.RunSucceeded, workflow.RunFailed, workflow.RunStopped, workflow.RunSkipped} {
 		m.wfRuns.WithLabelValues(outcomeLabel(o))
 	}
-	m.reg.MustRegister(m.triggers, m.lateness, m.lockWait, m.callbacks, m.alarms, m.executors, m.pending, m.swept,
+	m.reg.MustRegister(m.triggers, m.lateness, m.lockWait, m.callbacks, m.refused, m.alarms, m.executors, m.pending, m.swept,
 		m.passes, m.retention, m.settled, m.wfRuns, m.wfLate, m.wfFlight,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m.buildInfo(b)
@@ -178,6 +181,9 @@ func (m *Metrics) Skipped(n int) {
 func (m *Metrics) CallbackItems(result string, n int) {
 	m.callbacks.WithLabelValues(result).Add(float64(n))
 }
+
+// CallbackRefused implements api.Refusals.
+func (m *Metrics) CallbackRefused() { m.refused.Inc() }
 
 // Executors implements thread.RegistryObserver: the gauge holds exactly
 // the groups of the last pass.

@@ -134,6 +134,7 @@ func TestCountersStartAtZero(t *testing.T) {
 		`xxl_job_pending_triggers_taken_over_total{outcome="submitted",stage="decided"} 0`,
 		`xxl_job_pending_triggers_taken_over_total{outcome="failed",stage="sending"} 0`,
 		`xxl_job_log_retention_deleted_total 0`,
+		`xxl_job_callback_refused_total 0`,
 	} {
 		if !strings.Contains(out, want+"\n") {
 			t.Errorf("missing %s", want)

@@ -30,7 +30,16 @@ type Callbacks interface {
 const (
 	DefaultMaxBodyBytes = 10 << 20
 	DefaultCallTimeout  = 2 * time.Second
+	// DefaultMaxCallbacks is how many /api/callback POSTs an admin works
+	// on at once, counting those still finishing after their answer.
+	DefaultMaxCallbacks = 128
 )
+
+// Refusals sees the /api/callback POSTs refused because MaxCallbacks were
+// in progress (metrics).
+type Refusals interface {
+	CallbackRefused()
+}
 
 // HandlerConfig configures [NewHandler].
 type HandlerConfig struct {
@@ -46,6 +55,15 @@ type HandlerConfig struct {
 	// timeout so that the executor sees our failure instead of timing out
 	// and re-sending a callback that was in fact stored.
 	CallTimeout time.Duration
+	// MaxCallbacks bounds the /api/callback POSTs in progress (default
+	// DefaultMaxCallbacks), counting one answered at CallTimeout while its
+	// work still runs. A POST beyond it is refused at once with code 500
+	// (msgCallbackBusy), before any work: the executor keeps the batch and
+	// sends it again later (§2.5: its retry file), instead of the retries
+	// of an overloaded admin piling onto work it has not finished.
+	MaxCallbacks int
+	// Refused, when set, counts the POSTs refused by MaxCallbacks.
+	Refused Refusals
 	// NotRouted serves paths that Java's /api/{uri} mapping does not match
 	// (e.g. /api/a/b, /api/): Spring's error page behind the console login
 	// (§2.1). Default http.NotFound.
@@ -68,6 +86,9 @@ const (
 	msgToken      = "The access token is wrong."
 	msgIllegalArg = "Illegal Argument."
 	msgBodyEmpty  = "invalid request, requestBody empty." // 3.x (OpenApiController)
+	// msgCallbackBusy is ours (Java queues without bound): any answer
+	// other than code 200 makes the executor keep the batch and retry.
+	msgCallbackBusy = "callback refused: the admin is busy with other callbacks, please retry later."
 	// msgInvokeError prefixes a 3.x answer to a body that cannot be read
 	// (3.4.2 catches the decoder's exception in the controller).
 	msgInvokeError  = "openapi invoke error: "
@@ -106,7 +127,11 @@ func NewHandler(cfg HandlerConfig) http.Handler {
 	if cfg.NotRouted == nil {
 		cfg.NotRouted = http.NotFoundHandler()
 	}
-	return &handler{cfg: cfg, reg: reg, cb: cb, log: log, repeats: loglimit.NewRepeats(0, nil)}
+	if cfg.MaxCallbacks <= 0 {
+		cfg.MaxCallbacks = DefaultMaxCallbacks
+	}
+	return &handler{cfg: cfg, reg: reg, cb: cb, log: log, repeats: loglimit.NewRepeats(0, nil),
+		callbacks: make(chan struct{}, cfg.MaxCallbacks)}
 }
 
 type handler struct {
@@ -115,6 +140,9 @@ type handler struct {
 	cb      Callbacks
 	log     zerolog.Logger
 	repeats *loglimit.Repeats // warnings any client can provoke
+	// callbacks holds a token per /api/callback POST in progress (its
+	// work, which may outlive its answer); full: refuse.
+	callbacks chan struct{}
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {

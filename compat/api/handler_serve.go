@@ -62,11 +62,33 @@ func (h *handler) callback(ctx context.Context, body []byte, log zerolog.Logger)
 	if len(items) == 0 {
 		return reply{}
 	}
-	if err := callWithin(ctx, h.cfg.CallTimeout, func(ctx context.Context) error { return h.cb.Callback(ctx, items) }); err != nil {
+	select {
+	case h.callbacks <- struct{}{}:
+	default:
+		h.refused(log, len(items))
+		return failed(msgCallbackBusy)
+	}
+	work := func(ctx context.Context) error {
+		defer func() { <-h.callbacks }() // when the work ends, not the answer
+		return h.cb.Callback(ctx, items)
+	}
+	if err := callWithin(ctx, h.cfg.CallTimeout, work); err != nil {
 		log.Error().Err(err).Int("items", len(items)).Msg("api: callback not stored")
 		return failed(failureMsg("callback", err, h.cfg.CallTimeout))
 	}
 	return reply{}
+}
+
+// refused counts a callback POST refused as busy and logs it, at most
+// once a minute (an overloaded admin refuses many).
+func (h *handler) refused(log zerolog.Logger, items int) {
+	if h.cfg.Refused != nil {
+		h.cfg.Refused.CallbackRefused()
+	}
+	if ok, suppressed := h.repeats.Allow("callback-busy"); ok {
+		log.Warn().Int("items", items).Int("in_progress", cap(h.callbacks)).Int("suppressed", suppressed).
+			Msg("api: callback refused, too many in progress; the executor sends it again later")
+	}
 }
 
 // failureMsg tells the executor why it must retry without exposing

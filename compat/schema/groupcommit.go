@@ -2,6 +2,7 @@ package schema
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -37,11 +38,13 @@ type GroupCommit struct {
 	pending []*unit
 	leaders int
 
-	units   atomic.Int64
-	commits atomic.Int64
+	units     atomic.Int64
+	commits   atomic.Int64
+	abandoned atomic.Int64
 }
 
 type unit struct {
+	ctx    context.Context // the caller's: a unit whose caller gave up is not run
 	fn     func(ctx context.Context, tx *Store) error
 	err    error
 	wake   chan bool // false: done; true: this caller leads the next batch
@@ -58,6 +61,9 @@ func (s *Store) NewGroupCommit(maxBatch int) *GroupCommit {
 	return &GroupCommit{store: s, maxBatch: maxBatch, lanes: lanes}
 }
 
+// Abandoned reports the units not run because their callers had given up.
+func (g *GroupCommit) Abandoned() int64 { return g.abandoned.Load() }
+
 // Stats reports the units run and the transactions committed so far.
 func (g *GroupCommit) Stats() (units, commits int64) { return g.units.Load(), g.commits.Load() }
 
@@ -67,7 +73,7 @@ func (g *GroupCommit) Do(ctx context.Context, fn func(ctx context.Context, tx *S
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	u := &unit{fn: fn}
+	u := &unit{ctx: ctx, fn: fn}
 	if g.maxBatch <= 1 {
 		g.runAlone(ctx, u)
 		return u.err
@@ -101,8 +107,8 @@ func (g *GroupCommit) lead() {
 	g.pending = g.pending[n:]
 	g.mu.Unlock()
 
-	if len(batch) > 0 {
-		g.flush(batch)
+	if live := g.abandon(batch); len(live) > 0 {
+		g.flush(live)
 	}
 
 	g.mu.Lock()
@@ -123,6 +129,25 @@ func (g *GroupCommit) lead() {
 	for _, u := range batch {
 		u.wake <- false
 	}
+}
+
+// abandon fails the units whose callers have given up (their context
+// ended while they queued: an /api/callback answered at its time limit)
+// and returns the others. Running them would be work nobody waits for:
+// the caller already answered failure, so the executor sends the same
+// callback again, and under overload such units piled up behind the ones
+// still wanted.
+func (g *GroupCommit) abandon(batch []*unit) []*unit {
+	live := make([]*unit, 0, len(batch))
+	for _, u := range batch {
+		if err := u.ctx.Err(); err != nil {
+			u.err = fmt.Errorf("not run, its caller gave up while it queued: %w", err)
+			g.abandoned.Add(1)
+			continue
+		}
+		live = append(live, u)
+	}
+	return live
 }
 
 func (g *GroupCommit) flush(batch []*unit) {

@@ -225,3 +225,71 @@ func deadlockUnit(t *testing.T, s *Store) (runs int, err, otherErr error) {
 	})
 	return runs, err, <-other
 }
+
+// TestGroupCommitSkipsAbandonedUnits: a unit whose caller's context ends
+// while it waits behind a busy lane is not run (the caller already gave
+// up and its client sends the work again); its Do returns the context's
+// error, and the units queued beside it that are still wanted run.
+func TestGroupCommitSkipsAbandonedUnits(t *testing.T) {
+	s := openSQLite(t) // one lane: the second and third callers queue
+	g := s.NewGroupCommit(16)
+	release := make(chan struct{})
+	busy := make(chan struct{})
+	first := make(chan error, 1)
+	go func() {
+		first <- g.Do(context.Background(), func(context.Context, *Store) error {
+			close(busy)
+			<-release
+			return nil
+		})
+	}()
+	<-busy
+	queued := func(n int) bool {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		return len(g.pending) == n
+	}
+	gone, giveUp := context.WithCancel(context.Background())
+	ran := make(chan string, 2)
+	results := make(chan error, 2)
+	go func() {
+		results <- g.Do(gone, func(context.Context, *Store) error { ran <- "abandoned"; return nil })
+	}()
+	for !queued(1) {
+		time.Sleep(time.Millisecond)
+	}
+	go func() {
+		results <- g.Do(context.Background(), func(context.Context, *Store) error { ran <- "wanted"; return nil })
+	}()
+	for !queued(2) {
+		time.Sleep(time.Millisecond)
+	}
+	giveUp()
+	close(release)
+	if err := <-first; err != nil {
+		t.Fatal(err)
+	}
+	var errs []error
+	for range 2 {
+		errs = append(errs, <-results)
+	}
+	close(ran)
+	var runs []string
+	for r := range ran {
+		runs = append(runs, r)
+	}
+	if len(runs) != 1 || runs[0] != "wanted" {
+		t.Errorf("units run: %v, want only the wanted one", runs)
+	}
+	var canceled int
+	for _, err := range errs {
+		if errors.Is(err, context.Canceled) {
+			canceled++
+		} else if err != nil {
+			t.Errorf("unexpected error %v", err)
+		}
+	}
+	if canceled != 1 || g.Abandoned() != 1 {
+		t.Errorf("%d callers told their unit was not run, %d abandoned; want 1 and 1", canceled, g.Abandoned())
+	}
+}

@@ -53,6 +53,8 @@ type Store struct {
 	slow   *slowCounts
 	// deepSlack overrides deepSlack (store_log_deep.go) in tests.
 	deepSlack int
+	// wsrep tells a Galera node (causal.go); shared likewise.
+	wsrep *wsrepFlag
 }
 
 // txBeginner is what *sql.DB and *sql.Conn share for WithTx.
@@ -125,7 +127,7 @@ func baseStore(db *sql.DB, d dialect, loc *time.Location) *Store {
 	}
 	return &Store{db: db, q: d.wrap(db), begin: db, d: d, loc: loc, sb: sq.StatementBuilder, errs: new(atomic.Int64),
 		caps: &insertCaps{}, shape: &Shape{Generation: Gen2}, strs: &shortStrings{}, scheduleRows: new(atomic.Int64),
-		jobWrites:       &jobWrites{},
+		jobWrites: &jobWrites{}, wsrep: &wsrepFlag{},
 		prepareLockWait: defaultPrepareLockWait}
 }
 

@@ -234,14 +234,18 @@ func (s *Store) PendingExpired(ctx context.Context, now time.Time, size int) ([]
 	return rows, nil
 }
 
-// PendingClaim takes a row over: a compare-and-set from the claim it was
-// read with (p.Claim) to claim, held by owner until leaseUntil. It reports
-// whether this caller won; of admins taking the same row over at once one
-// does (on Galera the others' commits fail certification and report the
-// conflict as an error).
+// PendingClaim takes a row over: a compare-and-set from the row as it was
+// read (p's claim, stage and lease) to claim, held by owner until
+// leaseUntil. It reports whether this caller won; of admins taking the
+// same row over at once one does (on Galera the others' commits fail
+// certification and report the conflict as an error). The stage and lease
+// are compared too because the holder moves a row on without a new claim:
+// a row read expired at "logged" whose holder marked it "sending" (and
+// sent its /run) in the meantime must not be taken over as never sent.
 func (s *Store) PendingClaim(ctx context.Context, p PendingTrigger, claim int64, owner string, leaseUntil time.Time) (bool, error) {
 	n, err := s.exec(ctx, s.sb.Update(PendingTable).Set("claim", claim).Set("owner", owner).
-		Set("lease_until", leaseUntil.UnixMilli()).Where(sq.Eq{"id": p.ID, "claim": p.Claim}))
+		Set("lease_until", leaseUntil.UnixMilli()).
+		Where(sq.Eq{"id": p.ID, "claim": p.Claim, "stage": p.Stage, "lease_until": p.LeaseUntil.UnixMilli()}))
 	if err != nil {
 		return false, fmt.Errorf("claim pending trigger %d: %w", p.ID, err)
 	}

@@ -127,6 +127,12 @@ func TestPendingLifecycle(t *testing.T) {
 		if ok, err := s.PendingSend(ctx, 12, "http://e1:9999/", now.Add(3*time.Minute)); err != nil || !ok {
 			t.Fatalf("PendingSend = %v, %v", ok, err)
 		}
+		// A takeover from a read made before the holder marked it sending
+		// (same claim, older stage and lease) must lose: the /run may be
+		// under way, and a row taken over at "logged" is sent blind.
+		if won, err := s.PendingClaim(ctx, logged[12], 20, "admin-x", now.Add(4*time.Minute)); err != nil || won {
+			t.Fatalf("takeover from a read before the row was marked sending = %v, %v; want lost", won, err)
+		}
 		sending := heldIn(t, s, []int64{12}, PendingSending)
 		if sending[12].ExecutorAddress != "http://e1:9999/" {
 			t.Fatalf("sending row = %+v", sending[12])

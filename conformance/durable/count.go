@@ -29,6 +29,9 @@ type Figures struct {
 	// result; Undecided failed logs a killed admin's fail monitor left
 	// claimed (taken back after 10 minutes, then retried: not decided yet).
 	Unrecorded, Undecided int
+	// MarkerLost counts failed originals a fail monitor handled (their
+	// retry decided) whose trigger_msg no longer carries the retry marker.
+	MarkerLost int
 	// Unsettled counts the rows of every job of the run (parents too)
 	// left without any result — trigger_code 0 and handle_code 0, a
 	// trigger whose admin died between its log row and its result — once
@@ -40,6 +43,9 @@ type Figures struct {
 	TakenOver, Settled map[string]int
 	// Wf is the workflow load's figures (zero when it had none).
 	Wf WfFigures
+	// Examples show the first families whose children or retries were
+	// lost or doubled: the rows of the family's child jobs.
+	Examples []string
 }
 
 // Add adds another run's figures.
@@ -56,8 +62,14 @@ func (f *Figures) Add(o Figures) {
 	f.LogDoubled += o.LogDoubled
 	f.Unrecorded += o.Unrecorded
 	f.Undecided += o.Undecided
+	f.MarkerLost += o.MarkerLost
 	f.Unsettled += o.Unsettled
 	f.Wf.Add(o.Wf)
+	for _, e := range o.Examples {
+		if len(f.Examples) < maxExamples {
+			f.Examples = append(f.Examples, e)
+		}
+	}
 	if f.TakenOver == nil {
 		f.TakenOver = map[string]int{}
 	}
@@ -91,6 +103,9 @@ func (f Figures) Table() string {
 	line("doubled (xxl_job_log)", f.LogDoubled)
 	line("child/retry rows without a result", f.Unrecorded)
 	line("failed logs left claimed (not decided yet)", f.Undecided)
+	if f.MarkerLost > 0 {
+		line("retries decided, marker text overwritten", f.MarkerLost)
+	}
 	line("rows left without a result (every job)", f.Unsettled)
 	if f.Wf.Runs > 0 {
 		f.Wf.table(line)
@@ -117,8 +132,12 @@ func count(l *Load, rows []row, ledger map[int64]fakeexec.Entry, marker string) 
 	}
 	var fig Figures
 	byID := map[int64]row{}
+	rowsOf := map[int][]row{} // by parent: the child jobs' rows
 	for _, r := range rows {
 		byID[r.id] = r
+		if k := l.Kind(r.job); k == "C" || k == "F" {
+			rowsOf[famOf[r.job]] = append(rowsOf[famOf[r.job]], r)
+		}
 		if r.triggerCode == 0 && r.handleCode == 0 {
 			fig.Unsettled++
 		}
@@ -140,6 +159,14 @@ func count(l *Load, rows []row, ledger map[int64]fakeexec.Entry, marker string) 
 				switch {
 				case strings.Contains(r.triggerMsg, marker):
 					t.marked++
+				case r.alarmStatus > 0:
+					// Handled by a fail monitor, which decides the
+					// retry before it moves alarm_status on, but the
+					// marker is not in trigger_msg: a later write of
+					// the trigger info replaced it (seen under a load
+					// average of 40).
+					t.marked++
+					fig.MarkerLost++
 				case r.alarmStatus < 0:
 					fig.Undecided++
 				}
@@ -176,7 +203,8 @@ func count(l *Load, rows []row, ledger map[int64]fakeexec.Entry, marker string) 
 		*lost += max(want-got, 0)
 		*doubled += max(got-want, 0)
 	}
-	for _, t := range per {
+	for parent, t := range per {
+		before := fig.Lost + fig.Doubled + fig.LogLost + fig.LogDoubled
 		fig.ChildrenDecided += 2 * t.okParents
 		fig.RetriesDecided += t.marked
 		add(t.okParents, t.execChild, &fig.FiredOnce, &fig.Lost, &fig.Doubled)
@@ -185,6 +213,15 @@ func count(l *Load, rows []row, ledger map[int64]fakeexec.Entry, marker string) 
 		add(t.okParents, t.child, &fig.LogFiredOnce, &fig.LogLost, &fig.LogDoubled)
 		add(t.okParents, t.orig, &fig.LogFiredOnce, &fig.LogLost, &fig.LogDoubled)
 		add(t.marked, t.retry, &fig.LogFiredOnce, &fig.LogLost, &fig.LogDoubled)
+		if fig.Lost+fig.Doubled+fig.LogLost+fig.LogDoubled != before && len(fig.Examples) < maxExamples {
+			var b strings.Builder
+			fmt.Fprintf(&b, "family of parent job %d (%+v):", parent, *t)
+			for _, r := range rowsOf[parent] {
+				fmt.Fprintf(&b, " [log %d job %d %s retry %d trigger %d handle %d started %d]", r.id, r.job, l.Kind(r.job),
+					r.retryCount, r.triggerCode, r.handleCode, ledger[r.id].Started)
+			}
+			fig.Examples = append(fig.Examples, b.String())
+		}
 	}
 	return fig
 }

@@ -84,6 +84,14 @@ func TestCountFindsFaults(t *testing.T) {
 		}, func(f Figures) bool {
 			return f.Undecided == 1 && f.RetriesDecided == 1 && f.Lost == 0 && f.LogLost == 0
 		}},
+		// Handled (alarm_status moved on) but its trigger_msg lost the
+		// marker: its retry was decided, and its retry row is no double.
+		{"marker overwritten", func(rows []row, ledger map[int64]fakeexec.Entry) []row {
+			rows[6].triggerMsg, rows[6].alarmStatus = "y", 3
+			return rows
+		}, func(f Figures) bool {
+			return f.MarkerLost == 1 && f.RetriesDecided == 2 && f.Doubled == 0 && f.LogDoubled == 0
+		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -93,6 +101,21 @@ func TestCountFindsFaults(t *testing.T) {
 				t.Fatalf("figures:\n%s", f.Table())
 			}
 		})
+	}
+}
+
+// TestWfExpectIsTheShape: with every trigger sent, the rules give the
+// states written out by hand in wfShape and wfRunWant.
+func TestWfExpectIsTheShape(t *testing.T) {
+	r, _ := wfFixture()
+	want, run := wfExpect(r, 7)
+	for _, nd := range wfShape {
+		if want[nd.id] != nd.want {
+			t.Errorf("node %d: rules give %s, wfShape says %s", nd.id, want[nd.id], nd.want)
+		}
+	}
+	if run != wfRunWant {
+		t.Errorf("run: rules give %s, want %s", run, wfRunWant)
 	}
 }
 
@@ -151,6 +174,29 @@ func TestCountWorkflows(t *testing.T) {
 		}, func(f WfFigures) bool { return f.WrongNodes == 1 && f.WrongRuns == 1 && f.Bad() }},
 		{"open", func(r *wfRead, _ map[int64]fakeexec.Entry) { r.runs[7] = "RUNNING" },
 			func(f WfFigures) bool { return f.Open == 1 && f.WrongRuns == 0 && f.Bad() }},
+		// Node 2's /run recorded failed (the executor answered late but
+		// ran it): 2 failed, so 9 (all_success of 2 and 4) is skipped.
+		{"trigger failed", func(r *wfRead, l map[int64]fakeexec.Entry) {
+			r.failed = map[wfRunKey]bool{{7, 2}: true}
+			r.nodes[wfRunKey{7, 2}] = "FAILED"
+			r.nodes[wfRunKey{7, 9}] = "SKIPPED"
+			delete(r.logs, wfRunKey{7, 9})
+			delete(l, 109)
+		}, func(f WfFigures) bool {
+			return f.TriggerFailed == 1 && f.NodesDecided == 8 && f.ExecutedOnce == 8 && !f.Bad()
+		}},
+		{"trigger failed, /run never arrived", func(r *wfRead, l map[int64]fakeexec.Entry) {
+			r.failed = map[wfRunKey]bool{{7, 2}: true}
+			r.nodes[wfRunKey{7, 2}] = "FAILED"
+			r.nodes[wfRunKey{7, 9}] = "SKIPPED"
+			delete(r.logs, wfRunKey{7, 9})
+			delete(l, 109)
+			delete(l, 102)
+		}, func(f WfFigures) bool { return f.TriggerFailed == 1 && f.Lost == 0 && !f.Bad() }},
+		{"trigger failed, descendants as if not", func(r *wfRead, _ map[int64]fakeexec.Entry) {
+			r.failed = map[wfRunKey]bool{{7, 2}: true}
+			r.nodes[wfRunKey{7, 2}] = "FAILED"
+		}, func(f WfFigures) bool { return f.WrongNodes == 1 && f.Doubled == 1 && f.Bad() }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, ledger := wfFixture()

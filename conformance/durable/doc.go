@@ -12,6 +12,9 @@
 // log row of any job (parents' schedule fires too) is left without a
 // result: the admins' settlers (core/thread) settle the rows a killed
 // admin wrote before their /run, and the figures count what is left.
+// Beside the families, workflows of 10 nodes start every second; every
+// node of every run is counted the same way and its state checked against
+// the rules (workflow.go, wfcount.go).
 //
 // The process cluster machinery is conformance/cluster's (the admin binary,
 // processes, SIGKILL), the Galera cluster conformance/galera's.

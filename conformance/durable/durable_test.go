@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -18,27 +19,36 @@ import (
 // The CI form is one run of 25 s with 3 SIGKILLs per backend; the
 // figures of docs/differences.md and docs/workflows.md come from longer
 // ones: XXL_TEST_DURABLE_RUNS=10 XXL_TEST_DURABLE_SECONDS=60
-// XXL_TEST_DURABLE_KILLS=8, and XXL_TEST_DURABLE_WORKFLOWS=10 for 10
-// workflows of 10 nodes started every second beside the families.
+// XXL_TEST_DURABLE_KILLS=8. Beside the families, 10 workflows of 10 nodes
+// start every second (XXL_TEST_DURABLE_WORKFLOWS changes the count, 0
+// leaves them out).
 const (
 	envRuns    = "XXL_TEST_DURABLE_RUNS"
 	envSeconds = "XXL_TEST_DURABLE_SECONDS"
 	envKills   = "XXL_TEST_DURABLE_KILLS"
-	// envWorkflows is how many workflows start every second (none unless
-	// set). Off in the CI form: beside the families on CI's two cores,
-	// PostgreSQL's admins fell behind for good once (callbacks answered at
-	// the call limit while the executor re-posted them every 200 ms, the
-	// failed logs' retries never caught up) — an overload to look into,
-	// not a loss: nothing was lost or doubled.
+	// envWorkflows is how many workflows start every second beside the
+	// families on MariaDB, PostgreSQL and SQLite (default
+	// defaultWorkflows; 0: none).
 	envWorkflows = "XXL_TEST_DURABLE_WORKFLOWS"
-	// envGaleraWorkflows is the same on Galera, where the load has no
-	// workflows unless set: a callback that reaches a node before the
-	// log row it reports was applied there is answered as one for an
-	// unknown log and its result is lost (the log stays running), which
-	// leaves a workflow's node waiting for ever — a fault of callbacks
-	// on Galera, not of the engine, that the families' count does not
-	// see (a lost parent result decides nothing); see docs/workflows.md.
+	// envGaleraWorkflows is the count on Galera, where the CI form runs
+	// without workflows (0 unless set): with them, 3 of 7 runs left two
+	// workflow nodes whose callbacks had been acknowledged and processed
+	// (in one, the next node was decided from it) but whose results were
+	// gone from the log row and the node afterwards — a loss the
+	// families' count cannot see (a parent's lost result decides
+	// nothing), cause not found yet; see docs/workflows.md. Callbacks
+	// that outran replication, the loss found before, are re-read
+	// causally now.
 	envGaleraWorkflows = "XXL_TEST_DURABLE_GALERA_WORKFLOWS"
+	// defaultWorkflows is the CI form's on MariaDB, PostgreSQL and
+	// SQLite: 10 workflows of 10 nodes every second (9 nodes run), as the
+	// figures of docs/workflows.md. Before the callback fixes they were
+	// left out of it: on PostgreSQL under CI's load the admins answered
+	// callbacks at the call limit while working on, the executor
+	// re-posting every 200 ms, until they fell behind for good (now
+	// refused at once when too many are in progress, and retried after a
+	// growing pause).
+	defaultWorkflows = 10
 	// envKeep names a directory to keep the admins' logs in.
 	envKeep = "XXL_TEST_DURABLE_KEEP"
 	// envOff=1 runs the admins with xxl.job.durable-triggers=false, as
@@ -59,6 +69,14 @@ const (
 	// under a second), far below the default (about 11 minutes).
 	settleAfter = "15s"
 )
+
+// envCount is a count that may be 0 (def when unset or not a number).
+func envCount(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v >= 0 {
+		return v
+	}
+	return def
+}
 
 func envInt(name string, def int) int {
 	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
@@ -148,7 +166,7 @@ func crashBackend(t *testing.T, b backend) {
 		for i := range urls {
 			urls[i] = url
 		}
-		total.Add(runOne(t, run, urls, user, pass, b.gen, envInt(envWorkflows, 0)))
+		total.Add(runOne(t, run, urls, user, pass, b.gen, envCount(envWorkflows, defaultWorkflows)))
 	}
 	report(t, b.name, total)
 }
@@ -193,10 +211,12 @@ func runOne(t *testing.T, run int, urls []string, user, pass string, gen schema.
 		return fig
 	}
 	if fig.Lost != 0 || fig.Doubled != 0 || fig.LogLost != 0 || fig.LogDoubled != 0 || fig.Unrecorded != 0 || fig.Unsettled != 0 {
-		t.Errorf("run %d: decided children and retries lost or doubled (load average %s):\n%s", run, cluster.LoadAverage(), fig.Table())
+		t.Errorf("run %d: decided children and retries lost or doubled (load average %s):\n%s\nfirst families:\n%s",
+			run, cluster.LoadAverage(), fig.Table(), strings.Join(fig.Examples, "\n"))
 	}
 	if fig.Wf.Bad() {
-		t.Errorf("run %d: workflow nodes lost, doubled or runs ended wrong (load average %s):\n%s", run, cluster.LoadAverage(), fig.Table())
+		t.Errorf("run %d: workflow nodes lost, doubled or runs ended wrong (load average %s):\n%s\nfirst nodes not as the rules say:\n%s",
+			run, cluster.LoadAverage(), fig.Table(), strings.Join(fig.Wf.Examples, "\n"))
 	}
 	if fig.ChildrenDecided == 0 || fig.RetriesDecided == 0 || (workflows > 0 && fig.Wf.Runs == 0) {
 		t.Errorf("run %d: nothing decided:\n%s", run, fig.Table())

@@ -253,7 +253,7 @@ func settle(ctx context.Context, db *cluster.DB, exec *fakeexec.Executor, load *
 		if !sleepUntil(ctx, time.Now().Add(time.Second)) {
 			dump := ""
 			if wfs != nil && wfOpen > 0 {
-				dump = wfs.dumpOpen(context.WithoutCancel(ctx), db.SQL)
+				dump = wfs.dumpOpen(context.WithoutCancel(ctx), db.SQL, exec.Ledger())
 			}
 			return fmt.Errorf("not settled after %s: %s%s", settleLimit, state, dump)
 		}

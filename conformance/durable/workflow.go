@@ -10,6 +10,7 @@ import (
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/conformance/cluster"
 	"github.com/xxl-admin-go/xxl-admin-go/core/workflow"
+	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/fakeexec"
 	"github.com/xxl-admin-go/xxl-admin-go/internal/testsupport/testfactory"
 )
 
@@ -144,7 +145,7 @@ func (w *Workflows) openRuns(ctx context.Context, db *sql.DB) (int, error) {
 // dumpOpen describes up to 5 runs not ended, node by node (state,
 // attempt, its log rows with their workflow result and their codes in
 // xxl_job_log): what a failed settle reports.
-func (w *Workflows) dumpOpen(ctx context.Context, db *sql.DB) string {
+func (w *Workflows) dumpOpen(ctx context.Context, db *sql.DB, ledger map[int64]fakeexec.Entry) string {
 	var b strings.Builder
 	rs, err := db.QueryContext(ctx, fmt.Sprintf("SELECT n.run_id, n.node_id, n.state, n.attempt, n.log_id, "+
 		"COALESCE(l.log_id, 0), COALESCE(l.attempt, 0), COALESCE(l.result, 0), COALESCE(j.trigger_code, -1), COALESCE(j.handle_code, -1) "+
@@ -165,6 +166,9 @@ func (w *Workflows) dumpOpen(ctx context.Context, db *sql.DB) string {
 		}
 		fmt.Fprintf(&b, "\n  run %d node %d %s attempt %d log %d; node log %d attempt %d result %d, trigger_code %d handle_code %d",
 			run, node, state, attempt, nodeLog, logID, logAttempt, result, tc, hc)
+		if e, ok := ledger[logID]; ok && logID != 0 && hc == 0 {
+			fmt.Fprintf(&b, "; executor: received %d, started %d, callback acknowledged %v by %q", e.Received, e.Started, e.Acknowledged, e.AckedBy)
+		}
 	}
 	return b.String()
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf16"
@@ -80,21 +81,51 @@ func NewCompleter(cfg CompleterConfig) *Completer {
 // much as the rest of the POST). The locks make "this POST finished the
 // log" exact, so children fire once, after the commit.
 func (c *Completer) Callback(ctx context.Context, items []api.HandleCallbackParam) error {
+	pass, err := c.callbackPass(ctx, items)
+	if err != nil {
+		c.count(CallbackFailed, len(items))
+		return err
+	}
+	var recheck error
+	if len(pass.unknown) > 0 {
+		pass, recheck = c.recheckUnknown(ctx, items, pass)
+	}
+	c.count(CallbackFinished, pass.finished)
+	c.count(CallbackRepeated, len(items)-pass.finished-len(pass.unknown))
+	if recheck == nil {
+		c.count(CallbackUnknown, len(pass.unknown))
+		c.warnUnknown(pass.unknown, len(items))
+	} else {
+		// What the first pass stored stays stored (its children fire
+		// below); the executor re-sends the POST for the rest.
+		c.count(CallbackFailed, len(pass.unknown))
+	}
+	c.fire(pass.children)
+	c.submitHooked(pass.hooked)
+	return recheck
+}
+
+// callbackResult is what one pass over a POST's items decided.
+type callbackResult struct {
+	children []childFire
+	unknown  []int64
+	finished int
+	hooked   []trigger.Request
+}
+
+// callbackPass stores the results of items in one unit of the group
+// commit; logs it cannot find are left in unknown.
+func (c *Completer) callbackPass(ctx context.Context, items []api.HandleCallbackParam) (callbackResult, error) {
 	ids := make([]int64, len(items))
 	for i, item := range items {
 		ids[i] = item.LogID
 	}
-	var (
-		children []childFire
-		unknown  []int64
-		finished int
-		hooked   []trigger.Request
-	)
+	var r callbackResult
 	err := c.gc.Do(ctx, func(ctx context.Context, gtx *schema.Store) error {
 		// A unit run alone by the group commit autocommits; this one must
 		// hold its locks until it has written.
 		return gtx.WithTx(ctx, func(tx *schema.Store) error {
-			children, unknown, finished, hooked = children[:0], unknown[:0], 0, hooked[:0] // the unit may run twice (see GroupCommit)
+			r = callbackResult{} // the unit may run twice (see GroupCommit)
 			logs, err := tx.LogLoadManyForUpdate(ctx, ids)
 			if err != nil {
 				return err
@@ -103,7 +134,7 @@ func (c *Completer) Callback(ctx context.Context, items []api.HandleCallbackPara
 			var rows []schema.JobLog
 			for _, item := range items {
 				if _, ok := logs[item.LogID]; !ok {
-					unknown = append(unknown, item.LogID)
+					r.unknown = append(r.unknown, item.LogID)
 					continue
 				}
 				row, fires, won, err := c.callbackItem(ctx, tx, logs, jobs, item)
@@ -112,34 +143,65 @@ func (c *Completer) Callback(ctx context.Context, items []api.HandleCallbackPara
 				}
 				if won {
 					rows = append(rows, row)
-					children = append(children, fires...)
+					r.children = append(r.children, fires...)
 				}
 			}
-			finished = len(rows)
+			r.finished = len(rows)
 			// The hook goes first: on MariaDB the results' UPDATE holds a
 			// gap of the log table's handle_code index, which a trigger
 			// flow inserting a log row waits for while it holds the
 			// pending rows the hook's inserts would wait for.
-			if hooked, err = c.hooked(ctx, tx, rows); err != nil {
+			if r.hooked, err = c.hooked(ctx, tx, rows); err != nil {
 				return err
 			}
 			if _, err = tx.LogFinishMany(ctx, rows); err != nil {
 				return err
 			}
-			return c.decide(ctx, tx, children)
+			return c.decide(ctx, tx, r.children)
 		})
 	})
-	if err != nil {
-		c.count(CallbackFailed, len(items))
-		return err
+	return r, err
+}
+
+// recheckUnknown gives the logs a pass could not find a second look on a
+// Galera node. There a callback can outrun replication: the log row was
+// committed through another node before the /run was sent, but this node
+// has not applied it yet, and "unknown" would drop the result for good
+// (the executor takes the answer as stored). A causal read waits until
+// this node has applied everything the cluster committed before it, which
+// covers that row; the items it finds get one more pass. What the causal
+// read does not find was never committed or has been deleted (log
+// cleaning): unknown, as on every other database. Other databases and the
+// common path (no unknown ids) pay nothing.
+func (c *Completer) recheckUnknown(ctx context.Context, items []api.HandleCallbackParam, first callbackResult) (callbackResult, error) {
+	if galera, err := c.store.Galera(ctx); err != nil || !galera {
+		return first, err
 	}
-	c.count(CallbackFinished, finished)
-	c.count(CallbackUnknown, len(unknown))
-	c.count(CallbackRepeated, len(items)-finished-len(unknown))
-	c.warnUnknown(unknown, len(items))
-	c.fire(children)
-	c.submitHooked(hooked)
-	return nil
+	found, err := c.store.LogIDsCausal(ctx, first.unknown)
+	if err != nil || len(found) == 0 {
+		return first, err // an error: the executor re-sends the POST
+	}
+	late := make(map[int64]bool, len(found))
+	for _, id := range found {
+		late[id] = true
+	}
+	var again []api.HandleCallbackParam
+	for _, item := range items {
+		if late[item.LogID] {
+			again = append(again, item)
+		}
+	}
+	second, err := c.callbackPass(ctx, again)
+	if err != nil {
+		return first, err
+	}
+	c.log.Info().Int("late_logs", len(found)).Ints64("log_ids", found[:min(len(found), 10)]).
+		Msg("callback for logs not yet replicated to this Galera node, stored after a causal read")
+	first.children = append(first.children, second.children...)
+	first.hooked = append(first.hooked, second.hooked...)
+	first.finished += second.finished
+	first.unknown = slices.DeleteFunc(first.unknown, func(id int64) bool { return late[id] })
+	return first, nil
 }
 
 // hooked runs the hook, if any, on the logs finished in tx.

@@ -26,6 +26,9 @@ type outcome struct {
 	// flow's to store (see send).
 	pending   int64
 	abandoned bool
+	// runMsg is the executor's answer to a failed /run (or the client's
+	// error), for the warning line.
+	runMsg string
 }
 
 // fire is the second stage of processTrigger for one prepared row: the
@@ -52,6 +55,7 @@ func (f *Flow) fire(ctx context.Context, fr *firing) outcome {
 	address, routeMsg := f.pickAddress(ctx, p, sh)
 	k.routeMsg = routeMsg
 	code := api.CodeFail
+	var runMsg string
 	if address != nil {
 		r, sent := f.send(ctx, fr, *address, param)
 		if !sent {
@@ -59,6 +63,9 @@ func (f *Flow) fire(ctx context.Context, fr *firing) outcome {
 		}
 		code = r.Code
 		k.setRun(*address, r.Code, r.Msg)
+		if code != api.CodeSuccess {
+			runMsg = clipBytes(r.MsgText(), 300)
+		}
 	}
 	row := f.logRow(p, &fr.at, sh)
 	row.ID, row.TriggerCode = fr.logID, code
@@ -67,7 +74,7 @@ func (f *Flow) fire(ctx context.Context, fr *firing) outcome {
 		row.TriggerMsg = f.msgs.put(p.job.ID, &k, clipBytes(m.renderAs(f.layout, f.texts), textColumnBytes))
 	}
 	row.ExecutorAddress = clipPtr(address, 255)
-	return outcome{typ: p.typ, code: code, row: row, pending: fr.pending}
+	return outcome{typ: p.typ, code: code, row: row, pending: fr.pending, runMsg: runMsg}
 }
 
 // record is the last stage: the finished rows' results written (one
@@ -97,7 +104,7 @@ func (f *Flow) record(ctx context.Context, outs []outcome) error {
 		f.observe(o.typ, result)
 		ev := f.log.Debug()
 		if o.code != api.CodeSuccess && f.tally.failed(o.row.JobID) {
-			ev = f.log.Warn()
+			ev = f.log.Warn().Str("run_msg", o.runMsg)
 		}
 		ev.Int("job_id", o.row.JobID).Int64("log_id", o.row.ID).Str("trigger_type", string(o.typ)).
 			Int("trigger_code", o.code).Str("executor_address", deref(o.row.ExecutorAddress)).Msg("trigger finished")

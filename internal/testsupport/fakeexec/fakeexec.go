@@ -58,8 +58,10 @@ type Entry struct {
 	// refused as repeats, Started the runs started (more than one: it ran
 	// twice).
 	Received, Refused, Started int
-	// Acknowledged is set once an admin accepted its callback.
+	// Acknowledged is set once an admin accepted its callback; AckedBy
+	// names that admin (its URL and token).
 	Acknowledged bool
+	AckedBy      string
 }
 
 // Executor is one fake executor on loopback.
@@ -297,20 +299,36 @@ func (e *Executor) work(jobID int, t *jobThread) {
 	}
 }
 
-// callback delivers one result as Java's callback thread does: to an
-// admin, the next one when it fails, until one accepts.
+// Callback retry pauses: Java's executor tries every admin once, then
+// keeps a failed callback in its callback file, which its retry thread
+// sends again about every 30 s. The fake keeps the shape with a shorter,
+// growing pause that suits a test's time: an overloaded admin refusing
+// callbacks gets fewer and fewer repeats instead of one every 200 ms.
+const (
+	firstRetryPause = 250 * time.Millisecond
+	maxRetryPause   = 4 * time.Second
+	noAdminPause    = 200 * time.Millisecond // waiting for an admin to be listed
+)
+
+// callback delivers one result as Java's callback thread does: to each
+// admin in turn until one accepts; when a round of every admin failed, the
+// next round waits a growing pause (nextRetryPause).
 func (e *Executor) callback(p api.TriggerParam, code int) {
 	msg := "fake executor run"
 	body, _ := json.Marshal([]api.HandleCallbackParam{{LogID: p.LogID, LogDateTim: p.LogDateTime, HandleCode: code, HandleMsg: &msg}})
-	for pause := time.Duration(0); ; pause = 200 * time.Millisecond {
+	var pause, retry time.Duration
+	tried := 0 // admins tried since the last pause
+	for {
 		select {
 		case <-e.ctx.Done():
 			return
 		case <-time.After(pause):
 		}
+		pause = 0
 		e.mu.Lock()
 		if len(e.cfg.Admins) == 0 && e.cfg.KeepCallbacks {
 			e.mu.Unlock()
+			pause = noAdminPause
 			continue
 		}
 		if len(e.cfg.Admins) == 0 {
@@ -319,18 +337,33 @@ func (e *Executor) callback(p api.TriggerParam, code int) {
 			e.mu.Unlock()
 			return
 		}
-		a := e.cfg.Admins[e.turn%len(e.cfg.Admins)]
+		admins := len(e.cfg.Admins)
+		a := e.cfg.Admins[e.turn%admins]
 		e.turn++
 		e.mu.Unlock()
 		if PostCallback(e.ctx, a, body) == nil {
 			e.mu.Lock()
 			e.ledger[p.LogID].Acknowledged = true
+			e.ledger[p.LogID].AckedBy = a.URL + " " + a.Token
 			e.waiting--
 			e.signal()
 			e.mu.Unlock()
 			return
 		}
+		if tried++; tried >= admins {
+			tried, retry = 0, nextRetryPause(retry)
+			pause = retry
+		}
 	}
+}
+
+// nextRetryPause is the pause after prev (0: none yet): firstRetryPause,
+// then doubling up to maxRetryPause.
+func nextRetryPause(prev time.Duration) time.Duration {
+	if prev == 0 {
+		return firstRetryPause
+	}
+	return min(2*prev, maxRetryPause)
 }
 
 // PostCallback posts one /api/callback body to admin a as an executor does
