@@ -77,6 +77,7 @@ func run() error {
 	out := flag.String("out", "bench/out/growth.md", "where the table goes")
 	maria := flag.Bool("mariadb", true, "build and measure the MariaDB data sets (false with -postgres: PostgreSQL only)")
 	pg := flag.Bool("postgres", false, "also build the data sets in PostgreSQL ("+envPostgres+") and time ours' list statements there")
+	mo := modeFlags()
 	flag.Parse()
 	if len(ours) == 0 {
 		ours = multiFlag{"after=bin/xxl-admin-go"}
@@ -104,6 +105,9 @@ func run() error {
 		return err
 	}
 	defer os.RemoveAll(work)
+	if mo.mode != "" {
+		return runMode(ctx, srv, mo, *rows, *keep, *jar, ours, *out, work)
+	}
 
 	var table strings.Builder
 	fmt.Fprintf(&table, "MariaDB %s, %d xxl_job_log rows over %d days (1 in 100 failed and alarmed), %d jobs in %d groups, nothing firing; median of %d after a warm-up, %s.\n",
