@@ -85,8 +85,12 @@ func runLateness(ctx context.Context, w io.Writer, srv server, c candidate, o la
 			if err := topUpExpired(ctx, db, o.expired); err != nil {
 				return err
 			}
-			// Every job due from now on (none misfired at the start).
-			if _, err := db.ExecContext(ctx, "UPDATE xxl_job_info SET trigger_next_time = 0, trigger_status = 1 WHERE executor_handler = 'late'"); err != nil {
+			// nJobs jobs running (a reused database may have more), due
+			// from now on: a next time of 0 is a misfire, DO_NOTHING.
+			if _, err := db.ExecContext(ctx, "UPDATE xxl_job_info SET trigger_status = 0 WHERE executor_handler = 'late'"); err != nil {
+				return err
+			}
+			if _, err := db.ExecContext(ctx, "UPDATE xxl_job_info SET trigger_next_time = 0, trigger_status = 1 WHERE executor_handler = 'late' ORDER BY id LIMIT ?", nJobs); err != nil {
 				return err
 			}
 			days := "-1"
