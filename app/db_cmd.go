@@ -162,7 +162,7 @@ func runDB(args []string, env func(args []string) config.Env, stdout, stderr io.
 	case "tune":
 		err = runDBTune(ctx, store, p.apply, isTerminal(stdout), stdout)
 	default:
-		err = runDBUpgrade(ctx, store, p, cfg, stdout)
+		err = runDBUpgrade(ctx, store, p, cfg, isTerminal(stdout), stdout)
 	}
 	if err != nil {
 		_, _ = fmt.Fprintf(stderr, "db %s: %v\n", p.action, err)

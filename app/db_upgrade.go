@@ -14,7 +14,7 @@ import (
 
 // runDBUpgrade prints the plan, checks that no admin is scheduling and,
 // unless it is a dry run, applies the plan step by step with timings.
-func runDBUpgrade(ctx context.Context, store *schema.Store, p dbArgs, cfg *config.Config, w io.Writer) error {
+func runDBUpgrade(ctx context.Context, store *schema.Store, p dbArgs, cfg *config.Config, terminal bool, w io.Writer) error {
 	plan, err := store.PlanUpgrade(ctx, p.to)
 	if err != nil {
 		return err
@@ -53,17 +53,15 @@ func runDBUpgrade(ctx context.Context, store *schema.Store, p dbArgs, cfg *confi
 		return dupesErr
 	}
 	_, _ = fmt.Fprintf(w, "checking that no admin is scheduling on this database (watching for %s)\n", schema.DefaultWatch)
+	printer := newUpgradeSteps(w, terminal, len(plan.Steps))
 	res, err := store.ApplyUpgrade(ctx, plan, schema.UpgradeOptions{
 		RemoveDuplicateRegistrations: p.removeDupes,
 		Activity:                     activity,
 		AllowUnknownColumns:          cfg.AllowUnknownColumns,
 		Checked:                      func(a schema.Activity) { printActivity(w, a) },
-		Started: func(i int, st schema.UpgradeStep) {
-			_, _ = fmt.Fprintf(w, "step %d/%d %s [rows: %d] ... ", i+1, len(plan.Steps), st.Table, st.Rows)
-		},
-		Finished: func(_ int, _ schema.UpgradeStep, took time.Duration) {
-			_, _ = fmt.Fprintf(w, "%s\n", took.Round(time.Millisecond))
-		},
+		Started:                      printer.started,
+		Progress:                     printer.progress,
+		Finished:                     printer.finished,
 	})
 	if errors.Is(err, schema.ErrAdminActive) {
 		return refusal(res.Activity, p.idle)

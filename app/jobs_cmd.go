@@ -148,7 +148,7 @@ func runJobs(args []string, env func(args []string) config.Env, stdin io.Reader,
 		gen := genOptions(store.Generation())
 		svc := jobs.New(jobs.Config{Store: store, Texts: gen.texts(cfg.I18n), Rules: gen.jobRules, FixRate: gen.fixRate,
 			Loc: time.Local, Log: log})
-		err = runImport(ctx, p, svc, operator, cfg.Workflows, stdin, stdout)
+		err = runImport(ctx, p, svc, operator, cfg.Workflows, stdin, stdout, isTerminal(stdout), log)
 	}
 	if err != nil {
 		_, _ = fmt.Fprintf(stderr, "jobs %s: %v\n", p.action, err)

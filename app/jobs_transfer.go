@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"github.com/xxl-admin-go/xxl-admin-go/compat/schema"
 	"github.com/xxl-admin-go/xxl-admin-go/core/jobs"
 	"github.com/xxl-admin-go/xxl-admin-go/core/transfer"
@@ -38,7 +40,9 @@ func runExport(ctx context.Context, p jobsArgs, store *schema.Store, operator jo
 }
 
 // runImport applies the document and prints one line per group and job.
-func runImport(ctx context.Context, p jobsArgs, svc *jobs.Service, operator jobs.Access, workflows bool, stdin io.Reader, stdout io.Writer) error {
+// On a terminal it shows how far it is while it runs; the log gets a
+// summary line (logImport).
+func runImport(ctx context.Context, p jobsArgs, svc *jobs.Service, operator jobs.Access, workflows bool, stdin io.Reader, stdout io.Writer, terminal bool, log zerolog.Logger) error {
 	in := stdin
 	if p.file != "-" {
 		f, err := os.Open(p.file)
@@ -52,11 +56,15 @@ func runImport(ctx context.Context, p jobsArgs, svc *jobs.Service, operator jobs
 	if err != nil {
 		return err
 	}
+	began := time.Now()
+	line := newProgressLine(stdout, terminal, time.Second, time.Now)
 	rep, err := transfer.Import(ctx, svc, doc, transfer.ImportOptions{Mode: p.mode, DryRun: p.dryRun, Access: operator,
-		Workflows: workflows, Now: time.Now(), Loc: time.Local})
+		Workflows: workflows, Now: began, Loc: time.Local, Progress: importProgress(line, began)})
+	line.Clear()
 	if err != nil {
 		return err
 	}
+	logImport(log, rep, time.Since(began))
 	printReport(stdout, rep)
 	return nil
 }

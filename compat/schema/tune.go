@@ -2,7 +2,6 @@ package schema
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 	"time"
@@ -134,53 +133,8 @@ func (s *Store) ApplyTune(ctx context.Context, st TuneStep, interval time.Durati
 		return fmt.Errorf("tune %s: %w", st.Name, err)
 	}
 	defer conn.Close()
-	var poll func(context.Context) float64
-	switch s.d.backend() {
-	case MySQL:
-		var id int64
-		if err := conn.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&id); err != nil {
-			return fmt.Errorf("tune %s: %w", st.Name, err)
-		}
-		poll = func(ctx context.Context) float64 {
-			var pct sql.NullFloat64
-			// MariaDB's PROCESSLIST has PROGRESS (percent); MySQL has none.
-			if err := s.db.QueryRowContext(ctx, "SELECT progress FROM information_schema.processlist WHERE id = ?", id).Scan(&pct); err != nil || !pct.Valid {
-				return -1
-			}
-			return pct.Float64 / 100
-		}
-	case Postgres:
-		var pid int64
-		if err := conn.QueryRowContext(ctx, "SELECT pg_backend_pid()").Scan(&pid); err != nil {
-			return fmt.Errorf("tune %s: %w", st.Name, err)
-		}
-		poll = func(ctx context.Context) float64 {
-			var done, total sql.NullFloat64
-			err := s.db.QueryRowContext(ctx, "SELECT blocks_done, blocks_total FROM pg_stat_progress_create_index WHERE pid = $1", pid).Scan(&done, &total)
-			if err != nil || !total.Valid || total.Float64 == 0 {
-				return -1
-			}
-			return done.Float64 / total.Float64
-		}
-	default:
-		poll = func(context.Context) float64 { return -1 }
+	if err := s.execWatched(ctx, conn, st.DDL, interval, progress); err != nil {
+		return fmt.Errorf("tune %s: %w", st.Name, err)
 	}
-	finished := make(chan error, 1)
-	go func() {
-		_, err := conn.ExecContext(ctx, st.DDL)
-		finished <- err
-	}()
-	tick := time.NewTicker(interval)
-	defer tick.Stop()
-	for {
-		select {
-		case err := <-finished:
-			if err != nil {
-				return fmt.Errorf("tune %s: %w", st.Name, err)
-			}
-			return nil
-		case <-tick.C:
-			progress(poll(ctx))
-		}
-	}
+	return nil
 }

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"slices"
@@ -25,6 +26,13 @@ type UpgradeOptions struct {
 	Checked  func(Activity)
 	Started  func(i int, step UpgradeStep)
 	Finished func(i int, step UpgradeStep, took time.Duration)
+	// Progress, when set, is called every ProgressEvery (default 1 s)
+	// while a step runs, with the share of its current statement the
+	// server says is done (0–1, -1 where it says nothing; see
+	// execWatched) and the step's time so far: an ALTER of a table of
+	// millions of rows takes minutes.
+	Progress      func(i int, step UpgradeStep, done float64, elapsed time.Duration)
+	ProgressEvery time.Duration
 }
 
 // StepTiming is how long one step took.
@@ -84,14 +92,24 @@ func (s *Store) ApplyUpgrade(ctx context.Context, plan UpgradePlan, opts Upgrade
 	if !sameStatements(fresh, plan) || fresh.DuplicateRows != plan.DuplicateRows {
 		return res, fmt.Errorf("upgrade: %w: plan again", ErrPlanStale)
 	}
-	run := func(st *Store) error {
+	every := opts.ProgressEvery
+	if every <= 0 {
+		every = time.Second
+	}
+	// q is one connection (or the transaction), so the server's progress
+	// of its session can be found.
+	run := func(q runner) error {
 		for i, step := range plan.Steps {
 			if opts.Started != nil {
 				opts.Started(i, step)
 			}
 			t0 := time.Now()
+			var watch func(float64)
+			if opts.Progress != nil {
+				watch = func(done float64) { opts.Progress(i, step, done, time.Since(t0)) }
+			}
 			for _, stmt := range step.SQL {
-				if _, err := st.q.ExecContext(ctx, stmt); err != nil {
+				if err := s.execWatched(ctx, q, stmt, every, watch); err != nil {
 					return fmt.Errorf("upgrade step %d (%s): %s: %w", i+1, step.Table, stmt, s.failed(ctx, err))
 				}
 			}
@@ -106,7 +124,7 @@ func (s *Store) ApplyUpgrade(ctx context.Context, plan UpgradePlan, opts Upgrade
 	if s.d.transactionalDDL() {
 		var committing time.Time
 		err = s.WithTx(ctx, func(tx *Store) error {
-			err := run(tx)
+			err := run(tx.q)
 			committing = time.Now()
 			return err
 		})
@@ -114,7 +132,11 @@ func (s *Store) ApplyUpgrade(ctx context.Context, plan UpgradePlan, opts Upgrade
 			res.Commit = time.Since(committing)
 		}
 	} else {
-		err = run(s)
+		var conn *sql.Conn
+		if conn, err = s.db.Conn(ctx); err == nil {
+			err = run(conn)
+			_ = conn.Close()
+		}
 	}
 	if s.d.backend() == Postgres {
 		s.dropIdleConnections()

@@ -150,10 +150,21 @@ func TestUpgrade24(t *testing.T) {
 		}
 		before := describeSchema(t, s)
 
-		res, err := s.ApplyUpgrade(ctx, plan, UpgradeOptions{Activity: quiet})
+		// Progress every microsecond: each step is told of while it runs.
+		told := map[int]int{}
+		res, err := s.ApplyUpgrade(ctx, plan, UpgradeOptions{Activity: quiet, ProgressEvery: time.Microsecond,
+			Progress: func(i int, st UpgradeStep, done float64, elapsed time.Duration) {
+				if st.Table != plan.Steps[i].Table || done < -1 || done > 1 || elapsed <= 0 {
+					t.Errorf("progress of step %d: %s, %v, %s", i+1, st.Table, done, elapsed)
+				}
+				told[i]++
+			}})
 		mustNoErr(t, err)
 		if len(res.Steps) != len(plan.Steps) || res.Check.Generation != Gen3 || len(res.Check.Warnings) > 0 {
 			t.Fatalf("result = %+v", res)
+		}
+		if len(told) == 0 {
+			t.Error("no progress while the steps ran")
 		}
 		if s.Generation() != Gen3 || !s.shape.RegistryUnique {
 			t.Errorf("the store is not a 3.4 one afterwards: %+v", *s.shape)

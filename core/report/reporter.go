@@ -66,6 +66,9 @@ type Reporter struct {
 	cleanMu   sync.Mutex // one cleanup at a time; guards lastClean
 	lastClean time.Time  // memory only: every start cleans once (scheduler.md §11)
 	noRest    bool       // no pause between batches (benchmark comparison)
+	// clock times a cleanup and paces its progress lines (time.Now; the
+	// configured Now is the day's clock, fixed in tests).
+	clock func() time.Time
 
 	// Test hooks, set before Start.
 	afterPass  func(duty string, err error)
@@ -84,6 +87,7 @@ func New(cfg Config) *Reporter {
 		now:       cfg.Now,
 		log:       cfg.Log.With().Str("component", "log-report").Logger(),
 		obs:       cfg.Observer,
+		clock:     time.Now,
 	}
 	if r.loc == nil {
 		r.loc = time.Local

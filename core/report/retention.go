@@ -46,7 +46,9 @@ func (r *Reporter) clean(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("log retention before %s: %w", before.Format(time.DateTime), err)
 	}
-	deleted := 0
+	began := r.clock()
+	noted := began
+	deleted, pages := 0, 0
 	for after := int64(0); ok; {
 		start := time.Now()
 		ids, err := r.store.LogFindClearIDsAfter(ctx, after, bound, before, r.batch)
@@ -63,6 +65,7 @@ func (r *Reporter) clean(ctx context.Context) (int, error) {
 		}
 		if len(ids) > 0 {
 			after = ids[len(ids)-1]
+			pages++
 		}
 		if r.afterBatch != nil {
 			r.afterBatch(len(ids), time.Since(start))
@@ -70,6 +73,13 @@ func (r *Reporter) clean(ctx context.Context) (int, error) {
 		// A short batch was the last one; skip the empty select Java makes.
 		if len(ids) < r.batch {
 			break
+		}
+		// A catch-up (a first start on years of logs, a lowered
+		// retention) runs for minutes: a line every 10 s says it moves.
+		if now := r.clock(); now.Sub(noted) >= catchUpNoteEvery {
+			noted = now
+			r.log.Info().Int("deleted", deleted).Int("pages", pages).Float64("seconds", now.Sub(began).Seconds()).
+				Time("before", before).Msg("log retention catching up")
 		}
 		// Rest as long as the batch took: writers waiting for the rows or,
 		// on SQLite, for the single write lock get at least half the time.
@@ -82,11 +92,21 @@ func (r *Reporter) clean(ctx context.Context) (int, error) {
 		}
 	}
 	r.lastClean = r.now()
-	if deleted > 0 {
+	switch {
+	case pages > 1:
+		// More than a page: the summary of a catch-up, with its pace.
+		took := r.clock().Sub(began)
+		r.log.Info().Int("deleted", deleted).Int("pages", pages).Float64("seconds", took.Seconds()).
+			Float64("rows_per_second", float64(deleted)/max(took.Seconds(), 1e-3)).Time("before", before).
+			Msg("log retention removed old logs")
+	case deleted > 0:
 		r.log.Info().Int("deleted", deleted).Time("before", before).Msg("log retention removed old logs")
 	}
 	return deleted, nil
 }
+
+// catchUpNoteEvery is the pace of a long pass's progress lines.
+const catchUpNoteEvery = 10 * time.Second
 
 // rest waits d or until ctx ends.
 func rest(ctx context.Context, d time.Duration) error {

@@ -46,6 +46,17 @@ type ImportOptions struct {
 	// the admin's zone, for a schedule without its own).
 	Now time.Time
 	Loc *time.Location
+	// Progress, when set, is told after each job of each of the two passes
+	// (an import of thousands of jobs takes a while): the command line
+	// shows it on a terminal.
+	Progress func(ImportProgress)
+}
+
+// ImportProgress is how far an import is: pass 1 creates the jobs that do
+// not exist yet, pass 2 writes every job's children, running state and
+// fields; Done of Total jobs of the pass.
+type ImportProgress struct {
+	Pass, Done, Total int
 }
 
 // Change is what an import did, or would do, with one group or job.
@@ -179,6 +190,7 @@ func (im *importer) run(ctx context.Context, doc Document) ([]Change, error) {
 	// and stopped.
 	created := make([]bool, len(doc.Jobs))
 	for i, j := range doc.Jobs {
+		im.progress(1, i, len(doc.Jobs))
 		sp, err := im.spec(j, nil)
 		if err != nil {
 			return nil, im.jobError(i, j, err)
@@ -194,9 +206,11 @@ func (im *importer) run(ctx context.Context, doc Document) ([]Change, error) {
 		}
 		created[i] = true
 	}
+	im.progress(1, len(doc.Jobs), len(doc.Jobs))
 	// Pass 2: children resolved, running state, and the mode's treatment
 	// of jobs that existed before.
 	for i, j := range doc.Jobs {
+		im.progress(2, i, len(doc.Jobs))
 		sp, err := im.spec(j, &j.Running)
 		if err != nil {
 			return nil, im.jobError(i, j, err)
@@ -218,11 +232,19 @@ func (im *importer) run(ctx context.Context, doc Document) ([]Change, error) {
 		}
 		changes = append(changes, c)
 	}
+	im.progress(2, len(doc.Jobs), len(doc.Jobs))
 	ws, err := im.workflows(ctx, doc)
 	if err != nil {
 		return nil, err
 	}
 	return append(changes, ws...), nil
+}
+
+// progress tells opt.Progress that done jobs of the pass are through.
+func (im *importer) progress(pass, done, total int) {
+	if im.opt.Progress != nil {
+		im.opt.Progress(ImportProgress{Pass: pass, Done: done, Total: total})
+	}
 }
 
 func (im *importer) jobError(i int, j Job, err error) error {

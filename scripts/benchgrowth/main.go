@@ -87,6 +87,7 @@ func run() error {
 	maria := flag.Bool("mariadb", true, "build and measure the MariaDB data sets (false with -postgres: PostgreSQL only)")
 	pg := flag.Bool("postgres", false, "also build the data sets in PostgreSQL ("+envPostgres+") and time ours' list statements there")
 	store := flag.Bool("store", false, "on MariaDB also time ours' list statements through the store (no HTTP; as -postgres does)")
+	mo := modeFlags()
 	flag.Parse()
 	if len(ours) == 0 && !*store {
 		ours = multiFlag{"after=bin/xxl-admin-go"}
@@ -114,6 +115,9 @@ func run() error {
 		return err
 	}
 	defer os.RemoveAll(work)
+	if mo.mode != "" {
+		return runMode(ctx, srv, mo, *rows, *keep, *jar, ours, *out, work)
+	}
 
 	var reused *dataset
 	if *reuse != "" {
