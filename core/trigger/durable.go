@@ -118,6 +118,20 @@ type recovery struct {
 // shard, and the rows of gone (durable triggers whose jobs no longer
 // exist) are deleted. It returns the firings kept, their log ids in order.
 func (f *Flow) saveLogs(ctx context.Context, fired []*firing, rows []schema.JobLog, gone []int64) ([]*firing, []int64, error) {
+	// Both ways write in one transaction, rolled back whole when it loses
+	// to a concurrent writer (MariaDB's deadlock on the pending rows under
+	// load: bench-workflow saw 41 child and 286 node triggers so lost, sent
+	// by a sweeper 30 s later), so a lost one is redone at once.
+	var kept []*firing
+	var ids []int64
+	err := schema.RetryConflicts(ctx, 3, func() (err error) {
+		kept, ids, err = f.saveLogsOnce(ctx, fired, rows, gone)
+		return err
+	}, nil)
+	return kept, ids, err
+}
+
+func (f *Flow) saveLogsOnce(ctx context.Context, fired []*firing, rows []schema.JobLog, gone []int64) ([]*firing, []int64, error) {
 	var claims []int64
 	for i, fr := range fired {
 		if fr.plan.pending != 0 && (i == 0 || fired[i-1].plan != fr.plan) {
