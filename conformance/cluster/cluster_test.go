@@ -108,7 +108,7 @@ func testClusterProcesses(t *testing.T, url, user, pass string) {
 	// At a third and at two thirds of the run, kill the admin holding the
 	// most queued fires (the one that just took the schedule lock over,
 	// see WaitHandover) and restart it at once; every kill excuses the
-	// fires due in the following lossWindow, and must have lost some.
+	// fires due in the following lossWindow, and at least one must have lost some (below).
 	var excused []Window
 	var kills []kill
 	for _, frac := range []int{1, 2} {
@@ -192,15 +192,27 @@ func testClusterProcesses(t *testing.T, url, user, pass string) {
 	if res.Fired == 0 {
 		t.Error("nothing fired")
 	}
+	// A kill proves something only if it lost fires it held. WaitHandover
+	// picks the admin that should hold the next seconds, but an admin
+	// restarted by the previous kill can wake for a round and take them
+	// (a PostgreSQL run in CI: the victim owned 2 seconds, the restarted
+	// admin held the next 4), so one kill that hit nothing is logged and
+	// the run must have at least one that hit.
+	hit := 0
 	for _, k := range kills {
 		lost, held := k.effect(fires, jobs, c.tokensOf(k.token))
 		t.Logf("kill of admin %d (%s) at %s, %.0f ms after it took over second %s: %d fires lost; the others held %v",
 			k.admin, k.token, k.at.UTC().Format("15:04:05.000"), float64(k.at.Sub(time.Unix(k.handover, 0)).Milliseconds()),
 			time.Unix(k.handover, 0).UTC().Format("15:04:05"), lost, held)
-		if lost == 0 {
-			t.Errorf("the kill of admin %d at %s hit nothing: no fire was lost in the %s after it", k.admin,
+		if lost > 0 {
+			hit++
+		} else {
+			t.Logf("the kill of admin %d at %s hit nothing: no fire was lost in the %s after it", k.admin,
 				k.at.UTC().Format("15:04:05"), lossWindow)
 		}
+	}
+	if hit == 0 {
+		t.Errorf("none of the %d kills hit anything: no fire was lost in the %s after any", len(kills), lossWindow)
 	}
 }
 
