@@ -243,10 +243,9 @@ func (f *Flow) hookLogged(ctx context.Context, tx *schema.Store, held map[int64]
 // nothing is sent: ok is false and the row is left to whoever holds it or
 // takes it over.
 func (f *Flow) send(ctx context.Context, fr *firing, address string, param api.TriggerParam) (r api.ReturnT[string], ok bool) {
-	var until time.Time
 	if fr.pending != 0 {
 		var held bool
-		until = f.leases.now().Add(f.leases.SendLease)
+		until := f.leases.now().Add(f.leases.SendLease)
 		err := f.leases.sends.Do(ctx, func(ctx context.Context, tx *schema.Store) error {
 			var err error
 			held, err = tx.PendingSend(ctx, fr.pending, address, until)
@@ -265,26 +264,7 @@ func (f *Flow) send(ctx context.Context, fr *firing, address string, param api.T
 	if fr.rec != nil && fr.rec.answer != nil {
 		return *fr.rec.answer, true
 	}
-	runCtx := ctx
-	if fr.pending != 0 && f.leases.SendLease > f.leases.Lease {
-		// The /run must end while the row is ours: a sweeper taking it
-		// over asks the executor and sends it again when it has no log
-		// of it, so a /run still under way then can run twice. The send
-		// lease is the lease plus the call limit from before the mark;
-		// a mark that waited (the group commit under load) eats into the
-		// call, not into the lease. (A send lease not above the lease
-		// leaves the call to the client's own limit.)
-		budget := until.Sub(f.leases.now()) - f.leases.Lease
-		if budget <= 0 {
-			f.log.Warn().Int("job_id", fr.plan.job.ID).Int64("log_id", fr.logID).
-				Msg("durable trigger not sent: marking it took longer than the call limit; it is sent by whoever takes it over")
-			return r, false
-		}
-		var cancel context.CancelFunc
-		runCtx, cancel = context.WithTimeout(ctx, budget)
-		defer cancel()
-	}
-	r = f.client.Run(runCtx, address, param)
+	r = f.client.Run(ctx, address, param)
 	if fr.rec != nil && r.Code != api.CodeSuccess && isRepeat(r) {
 		// The executor holds this log id in its queue: the first /run of
 		// the admin that stopped reached it.

@@ -102,12 +102,18 @@ func (f *Flow) record(ctx context.Context, outs []outcome) error {
 			result = ResultFail
 		}
 		f.observe(o.typ, result)
-		ev := f.log.Debug()
-		if o.code != api.CodeSuccess && f.tally.failed(o.row.JobID) {
-			ev = f.log.Warn().Str("run_msg", o.runMsg)
+		ev, warn := f.log.Debug(), o.code != api.CodeSuccess && f.tally.failed(o.row.JobID)
+		if warn {
+			ev = f.log.Warn()
 		}
-		ev.Int("job_id", o.row.JobID).Int64("log_id", o.row.ID).Str("trigger_type", string(o.typ)).
-			Int("trigger_code", o.code).Str("executor_address", deref(o.row.ExecutorAddress)).Msg("trigger finished")
+		// job_id first, as before run_msg was added: log readers (and the
+		// upgrade test) match the line's start.
+		ev = ev.Int("job_id", o.row.JobID).Int64("log_id", o.row.ID).Str("trigger_type", string(o.typ)).
+			Int("trigger_code", o.code).Str("executor_address", deref(o.row.ExecutorAddress))
+		if warn {
+			ev = ev.Str("run_msg", o.runMsg)
+		}
+		ev.Msg("trigger finished")
 	}
 	return nil
 }
