@@ -204,3 +204,55 @@ func TestFaultReads(t *testing.T) {
 		assertErr(t, err, mysql.ErrInvalidConn, "inspect schema", "columns of xxl_job_")
 	})
 }
+
+// TestFaultTxRolledBackPassedOver: once a statement of a MySQL transaction
+// fails with 1213 the server has rolled the transaction back and would
+// autocommit whatever follows; the store sends nothing more in it, not
+// even when the caller passed over the error (as a Galera node raises it
+// at a plain read: issue 28), and never answers such a transaction as
+// committed. The error is a conflict, which callers redo.
+func TestFaultTxRolledBackPassedOver(t *testing.T) {
+	ctx := context.Background()
+	deadlock := &mysql.MySQLError{Number: 1213, Message: "Deadlock found when trying to get lock; try restarting transaction"}
+	for _, tc := range []struct {
+		name    string
+		expect  func(m sqlmock.Sqlmock)
+		skipped func(tx *Store)
+	}{
+		{"a row read", func(m sqlmock.Sqlmock) {
+			m.ExpectQuery("FROM " + WorkflowTable).WillReturnError(deadlock)
+		}, func(tx *Store) { _, _ = tx.WorkflowLoad(ctx, 3) }},
+		{"a statement", func(m sqlmock.Sqlmock) {
+			m.ExpectExec("UPDATE xxl_job_log SET alarm_status").WillReturnError(deadlock)
+		}, func(tx *Store) { _, _ = tx.LogUpdateAlarmStatus(ctx, 41, 0, 1) }},
+		{"a query", func(m sqlmock.Sqlmock) {
+			m.ExpectQuery("FROM xxl_job_log").WillReturnError(deadlock)
+		}, func(tx *Store) { _, _ = tx.LogLoadManyForUpdate(ctx, []int64{41}) }},
+	} {
+		for _, tail := range []string{"reported", "passed over"} {
+			t.Run(tc.name+", tail error "+tail, func(t *testing.T) {
+				s := faultStore(t, func(m sqlmock.Sqlmock) {
+					m.ExpectBegin()
+					m.ExpectExec("UPDATE xxl_job_log SET handle_time").WillReturnResult(sqlmock.NewResult(0, 1))
+					tc.expect(m)
+					// no second UPDATE, no COMMIT
+					m.ExpectRollback()
+				})
+				err := s.WithTx(ctx, func(tx *Store) error {
+					if _, err := tx.LogFinish(ctx, JobLog{ID: 40, HandleCode: 500}); err != nil {
+						return err
+					}
+					tc.skipped(tx)
+					_, err := tx.LogFinish(ctx, JobLog{ID: 41, HandleCode: 500})
+					if tail == "passed over" {
+						return nil
+					}
+					return err
+				})
+				if !IsConflict(err) || !errors.Is(err, ErrTxRolledBack) {
+					t.Fatalf("error %v: want ErrTxRolledBack, a conflict", err)
+				}
+			})
+		}
+	}
+}

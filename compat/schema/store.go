@@ -137,6 +137,9 @@ func (s *Store) Errors() int64 { return s.errs.Load() }
 
 // failed counts err when it is the database's and returns it.
 func (s *Store) failed(ctx context.Context, err error) error {
+	if g, ok := s.q.(*txGuard); ok {
+		g.note(err) // also errors of rows read without Store.rowOf
+	}
 	if err != nil && ctx.Err() == nil && !errors.Is(err, sql.ErrNoRows) {
 		s.errs.Add(1)
 	}
@@ -187,7 +190,24 @@ func (s *Store) WithTx(ctx context.Context, fn func(tx *Store) error) (err error
 	}()
 	txs := *s
 	txs.q, txs.inTx = s.d.wrap(tx), true
-	if err = fn(&txs); err != nil {
+	var guard *txGuard
+	if s.d.backend() == MySQL {
+		guard = &txGuard{r: txs.q}
+		txs.q = guard
+	}
+	err = fn(&txs)
+	if guard != nil {
+		// A transaction the server rolled back is reported as the conflict
+		// it is (callers redo it), whatever fn made of the error; one whose
+		// fn passed over it is not committed as if whole.
+		if ab := guard.aborted(); ab != nil && !IsConflict(err) {
+			if err != nil {
+				ab = fmt.Errorf("%w (then: %v)", ab, err)
+			}
+			err = ab
+		}
+	}
+	if err != nil {
 		return err
 	}
 	if err = tx.Commit(); err != nil {
@@ -266,12 +286,34 @@ func (s *Store) query(ctx context.Context, b sq.Sqlizer) (*sql.Rows, error) {
 	return rows, s.failed(ctx, err)
 }
 
-func (s *Store) queryRow(ctx context.Context, b sq.Sqlizer) *sql.Row {
+func (s *Store) queryRow(ctx context.Context, b sq.Sqlizer) row {
 	query, args, err := b.ToSql()
 	if err != nil {
-		return s.q.QueryRowContext(ctx, "SELECT invalid query /* "+err.Error()+" */")
+		return s.rowOf(ctx, "SELECT invalid query /* "+err.Error()+" */")
 	}
-	return s.q.QueryRowContext(ctx, query, args...)
+	return s.rowOf(ctx, query, args...)
+}
+
+// rowOf runs a single-row query. Its error comes at Scan, which a
+// MySQL transaction's guard (txGuard) must see.
+func (s *Store) rowOf(ctx context.Context, query string, args ...any) row {
+	g, _ := s.q.(*txGuard)
+	return row{Row: s.q.QueryRowContext(ctx, query, args...), guard: g}
+}
+
+// row is a single row read; Scan tells the transaction's guard, if any,
+// its error.
+type row struct {
+	*sql.Row
+	guard *txGuard
+}
+
+func (r row) Scan(dest ...any) error {
+	err := r.Row.Scan(dest...)
+	if r.guard != nil {
+		r.guard.note(err)
+	}
+	return err
 }
 
 // scanner is what *sql.Row and *sql.Rows share.

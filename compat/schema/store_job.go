@@ -190,7 +190,7 @@ func (s *Store) JobLoadForUpdate(ctx context.Context, id int) (JobInfo, error) {
 	if err != nil {
 		return JobInfo{}, err
 	}
-	j, err := s.scanJob(s.q.QueryRowContext(ctx, query, args...))
+	j, err := s.scanJob(s.rowOf(ctx, query, args...))
 	if err != nil {
 		return JobInfo{}, notFound(err, fmt.Sprintf("load job %d for update", id))
 	}

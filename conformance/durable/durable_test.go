@@ -32,13 +32,13 @@ const (
 	envWorkflows = "XXL_TEST_DURABLE_WORKFLOWS"
 	// envGaleraWorkflows is the count on Galera, where the CI form runs
 	// without workflows (0 unless set): with them, 3 of 7 runs left two
-	// workflow nodes whose callbacks had been acknowledged and processed
-	// (in one, the next node was decided from it) but whose results were
-	// gone from the log row and the node afterwards — a loss the
-	// families' count cannot see (a parent's lost result decides
-	// nothing), cause not found yet; see docs/workflows.md. Callbacks
-	// that outran replication, the loss found before, are re-read
-	// causally now.
+	// workflow nodes whose callbacks had been acknowledged but whose
+	// results were never stored — a loss the families' count cannot see
+	// (a parent's lost result decides nothing). Cause: a transaction
+	// aborted by another node's write (error 1213 at a plain read,
+	// passed over) autocommitted its tail; mended (schema.txGuard,
+	// workflow varsOf), see docs/workflows.md. Callbacks that outran
+	// replication, the loss found before, are re-read causally.
 	envGaleraWorkflows = "XXL_TEST_DURABLE_GALERA_WORKFLOWS"
 	// defaultWorkflows is the CI form's on MariaDB, PostgreSQL and
 	// SQLite: 10 workflows of 10 nodes every second (9 nodes run), as the

@@ -232,17 +232,32 @@ func (e *Engine) move(ctx context.Context, tx *schema.Store, nr *schema.Workflow
 }
 
 // varsOf are the placeholders' values of a run: ${run.time} in the
-// workflow's zone when it has one.
+// workflow's zone when it has one (the default zone when the workflow was
+// deleted or its zone is unknown).
+//
+// A failed read of the workflow fails the step: it must never be passed
+// over. On MariaDB/MySQL an error 1213 means the server has already rolled
+// the whole transaction back, and every later statement on the same
+// connection runs and commits on its own (autocommit); on Galera that
+// error can surface at any statement, a plain read included, when a write
+// committed through another node aborts the transaction. Passing over it
+// here lost a callback's result, its node's end and its siblings'
+// decisions, while the next node's trigger decided after it committed
+// (issue 28: a node run after a parent that is still TRIGGERED).
 func (e *Engine) varsOf(ctx context.Context, tx *schema.Store, run schema.WorkflowRun) (Vars, error) {
 	params, err := ParseParams(deref(run.Params))
 	if err != nil {
 		return Vars{}, err
 	}
 	loc := e.cfg.Loc
-	if w, err := tx.WorkflowLoad(ctx, run.WorkflowID); err == nil && w.ScheduleTimezone != nil {
+	w, err := tx.WorkflowLoad(ctx, run.WorkflowID)
+	switch {
+	case err == nil && w.ScheduleTimezone != nil:
 		if l, err := time.LoadLocation(*w.ScheduleTimezone); err == nil {
 			loc = l
 		}
+	case err != nil && !errors.Is(err, schema.ErrNotFound):
+		return Vars{}, fmt.Errorf("read workflow %d of run %d: %w", run.WorkflowID, run.ID, err)
 	}
 	return Vars{RunID: run.ID, Time: run.ScheduleTime.In(loc), Params: params}, nil
 }
