@@ -88,7 +88,7 @@ func TestDurableGalera(t *testing.T) {
 			// Prepared through node 1 before any admin starts: the schema
 			// preparation lock is a node's own.
 			storetest.OpenGen(t, schema.Gen2, urls[0], galera.User, galera.Password)
-			total.Add(runOne(t, run, urls, galera.User, galera.Password, schema.Gen2, envCount(envGaleraWorkflows, 0)))
+			total.Add(runOne(t, run, urls, galera.User, galera.Password, schema.Gen2, envCount(envGaleraWorkflows, defaultWorkflows)))
 		}
 		report(t, "galera", total)
 	})
