@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -218,6 +219,11 @@ func TestParentMark(t *testing.T) {
 		parent, node := r.job(0), r.job(0)
 		wf := r.childWorkflow(parent, node, Concurrency{Policy: PolicyParallel, Max: 5})
 		e := r.admins[0].engine
+		// The test moves the engine's clock later; callbacks of the runs
+		// it starts read it meanwhile, so the shift is atomic and the
+		// clock set before anything runs.
+		var shift atomic.Int64
+		e.cfg.Now = func() time.Time { return time.Now().Add(time.Duration(shift.Load())) }
 		log := func(trig, handle int, at time.Time) schema.JobLog {
 			return testfactory.Log(t, s, testfactory.LogOpts{Group: r.group.ID, Job: parent, TriggerCode: trig, HandleCode: handle, TriggerTime: at})
 		}
@@ -260,7 +266,7 @@ func TestParentMark(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i := range 3 { // reads the next log id; a minute on, jumps there
-			e.cfg.Now = func() time.Time { return time.Now().Add(time.Duration(i) * 2 * parentSettle) }
+			shift.Store(int64(time.Duration(i) * 2 * parentSettle))
 			if err := e.passParents(ctx); err != nil {
 				t.Fatal(err)
 			}
